@@ -1,0 +1,353 @@
+"""Tricky Coin (트리키 코인), seed 000 section 5, under RULINGS.md "Tricky Coin".
+
+Rules enforced here (cited beside each check as "Coin rule N", numbering of RULINGS.md):
+
+1. Each of the two players starts with three 1s, three 5s, three 10s and two 20s.
+2. A round: each player secretly puts one coin in their box; then both reveal GO or STOP
+   together. STOP ends one's round; GO puts exactly one more secret coin in; if both said GO,
+   the GO/STOP reveal repeats. A player with no coin left cannot choose GO.
+3. The boxes open together: the higher sum wins as many points as coins were put in by both;
+   equal sums score nothing. The boxes are always exchanged: each player receives the coins
+   the other put in.
+4. Ten rounds. Equal points after ten: two more rounds at a time until the points differ
+   after such a pair.
+
+Secret (dealer and the owner only): which coins are in a box until it opens, and a GO/STOP
+token until both are revealed. Public: each player's GO/STOP once revealed, the number of
+coins in each box, the opened values, the points, and each player's holdings at the start of
+the round (derivable from what was opened).
+
+Table options: none.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from referee.kernel import (
+    Actor,
+    Audience,
+    Decision,
+    Event,
+    Field,
+    Game,
+    Option,
+    Result,
+    Rng,
+    Standing,
+    T,
+    Turn,
+    expect,
+    require,
+)
+
+DENOMINATIONS = (1, 5, 10, 20)
+# Coin rule 1: three 1s, three 5s, three 10s, two 20s.
+START_HAND = (1, 1, 1, 5, 5, 5, 10, 10, 10, 20, 20)
+REGULAR_ROUNDS = 10
+OVERTIME_ROUNDS = 2
+GO, STOP = "GO", "STOP"
+
+# Steps of a round. "put": the seats in `owe_put` owe a coin; "token": both owe GO/STOP;
+# "over": the match has ended.
+PUT, TOKEN, OVER = "put", "token", "over"
+
+
+@dataclass(frozen=True)
+class OpenedRound:
+    round: int
+    boxes: tuple[tuple[int, ...], tuple[int, ...]]
+    winner: int | None
+    points: int
+
+
+@dataclass(frozen=True)
+class CoinState:
+    hands: tuple[tuple[int, ...], tuple[int, ...]] = (START_HAND, START_HAND)
+    start_hands: tuple[tuple[int, ...], tuple[int, ...]] = (START_HAND, START_HAND)
+    boxes: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    round: int = 1
+    rounds: int = REGULAR_ROUNDS
+    step: str = PUT
+    owe_put: tuple[bool, bool] = (True, True)
+    # After the reveal, True when this round ends as soon as the owed coins are in.
+    closing: bool = False
+    tokens: tuple[str | None, str | None] = (None, None)
+    revealed: tuple[tuple[str, str], ...] = ()  # this round's revealed GO/STOP pairs
+    points: tuple[int, int] = (0, 0)
+    opened: tuple[OpenedRound, ...] = ()
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+
+def _set(pair: tuple, seat: int, value: Any) -> tuple:
+    return tuple(value if i == seat else v for i, v in enumerate(pair))
+
+
+def _without(hand: tuple[int, ...], coin: int) -> tuple[int, ...]:
+    i = hand.index(coin)
+    return hand[:i] + hand[i + 1 :]
+
+
+def _counts(coins: tuple[int, ...]) -> dict[str, int]:
+    c = Counter(coins)
+    return {str(d): c[d] for d in DENOMINATIONS}
+
+
+# -- setup and turn ------------------------------------------------------------------------
+
+
+def setup(seats: int, options: Mapping[str, Any], rng: Rng) -> CoinState:
+    return CoinState()
+
+
+def turn(state: CoinState) -> Turn:
+    label = T(f"{state.round}라운드", f"Round {state.round}")
+    if state.step == OVER:
+        return Turn(T("경기 종료", "Match over"))
+    if state.step == PUT:
+        decisions = tuple(
+            Decision(
+                "put_coin",
+                T("상자에 넣을 코인을 고르세요", "Choose a coin to put in your box"),
+                (
+                    Field(
+                        "coin",
+                        "one",
+                        T("코인", "Coin"),
+                        tuple(Option(d, T(f"{d}코인", f"{d} coin")) for d in DENOMINATIONS if d in state.hands[seat]),
+                    ),
+                ),
+                seat=seat,
+            )
+            for seat in (0, 1)
+            if state.owe_put[seat]
+        )
+        submitted = sum(not owe for owe in state.owe_put)
+        return Turn(T(f"{label.ko}: 코인 넣기", f"{label.en}: put a coin"), decisions, sealed=(submitted, 2))
+    decisions = tuple(
+        Decision(
+            "choose_token",
+            T("GO 또는 STOP을 고르세요", "Choose GO or STOP"),
+            (Field("token", "one", T("토큰", "Token"), _token_options(state, seat)),),
+            seat=seat,
+        )
+        for seat in (0, 1)
+        if state.tokens[seat] is None
+    )
+    submitted = sum(t is not None for t in state.tokens)
+    return Turn(T(f"{label.ko}: GO/STOP", f"{label.en}: GO/STOP"), decisions, sealed=(submitted, 2))
+
+
+def _token_options(state: CoinState, seat: int) -> tuple[Option, ...]:
+    stop = Option(STOP, T("STOP (그만 넣기)", "STOP (no more coins)"))
+    # Coin rule 2: a player with no coin left cannot choose GO.
+    if not state.hands[seat]:
+        return (stop,)
+    return (Option(GO, T("GO (한 개 더 넣기)", "GO (put one more)")), stop)
+
+
+# -- decide --------------------------------------------------------------------------------
+
+
+def decide(state: CoinState, actor: Actor, move: dict[str, Any], rng: Rng) -> list[Event]:
+    expect(turn(state), actor, move)
+    seat = actor.acting_seat
+    assert seat is not None  # every Tricky Coin decision belongs to a seat
+    match move["type"]:
+        case "put_coin":
+            coin = move["coin"]
+            require(
+                coin in DENOMINATIONS,
+                "coin/no_such_coin",
+                f"{coin!r}코인은 없습니다 (1, 5, 10, 20 중 하나)",
+                f"There is no {coin!r} coin (one of 1, 5, 10, 20)",
+                coin=coin,
+            )
+            # Coin rule 2: a coin put in the box comes from the player's own holdings.
+            require(
+                coin in state.hands[seat],
+                "coin/not_in_hand",
+                f"{coin}코인이 남아 있지 않습니다",
+                f"You have no {coin} coin left",
+                coin=coin,
+            )
+            first = Event("CoinPut", {"seat": seat}, {"coin": coin}, (seat,))
+        case _:  # "choose_token"
+            token = move["token"]
+            require(
+                token in (GO, STOP),
+                "coin/no_such_token",
+                f"토큰은 GO 또는 STOP입니다: {token!r}",
+                f"The token is GO or STOP, not {token!r}",
+                token=token,
+            )
+            # Coin rule 2: a player with no coin left cannot choose GO.
+            require(
+                token == STOP or bool(state.hands[seat]),
+                "coin/no_coin_for_go",
+                "남은 코인이 없어 GO를 고를 수 없습니다",
+                "You have no coin left, so you cannot choose GO",
+                token=token,
+            )
+            first = Event("TokenChosen", {"seat": seat}, {"token": token}, (seat,))
+    return _with_consequences(state, [first])
+
+
+def _with_consequences(state: CoinState, events: list[Event]) -> list[Event]:
+    """Append the events the rules trigger by themselves (reveal, opening, overtime)."""
+    for event in events:
+        state = evolve(state, event)
+    while (follow := _consequence(state)) is not None:
+        events.append(follow)
+        state = evolve(state, follow)
+    return events
+
+
+def _consequence(state: CoinState) -> Event | None:
+    if state.step == TOKEN and None not in state.tokens:
+        # Coin rule 2: both tokens are revealed together.
+        return Event("TokensRevealed", {"tokens": list(state.tokens)})
+    if state.step == PUT and state.closing and not any(state.owe_put):
+        return _opening(state)
+    if state.step == PUT and state.round > state.rounds:
+        # Coin rule 4: equal points after the last round: two more rounds.
+        return Event("OvertimeBegan", {"rounds": state.rounds + OVERTIME_ROUNDS})
+    return None
+
+
+def _opening(state: CoinState) -> Event:
+    # Coin rule 3: the higher sum wins as many points as coins were put in by both;
+    # equal sums score nothing.
+    sums = [sum(box) for box in state.boxes]
+    winner = None if sums[0] == sums[1] else (0 if sums[0] > sums[1] else 1)
+    points = 0 if winner is None else len(state.boxes[0]) + len(state.boxes[1])
+    return Event(
+        "BoxesOpened",
+        {"round": state.round, "boxes": [list(b) for b in state.boxes], "sums": sums, "winner": winner, "points": points},
+    )
+
+
+# -- evolve --------------------------------------------------------------------------------
+
+
+def evolve(state: CoinState, event: Event) -> CoinState:
+    match event.type:
+        case "CoinPut":
+            seat, coin = event["seat"], event["coin"]
+            state = replace(
+                state,
+                hands=_set(state.hands, seat, _without(state.hands[seat], coin)),
+                boxes=_set(state.boxes, seat, tuple(sorted(state.boxes[seat] + (coin,)))),
+                owe_put=_set(state.owe_put, seat, False),
+            )
+            if not any(state.owe_put) and not state.closing:
+                state = replace(state, step=TOKEN, tokens=(None, None))
+            return state
+        case "TokenChosen":
+            return replace(state, tokens=_set(state.tokens, event["seat"], event["token"]))
+        case "TokensRevealed":
+            tokens = tuple(event["tokens"])
+            go = tuple(t == GO for t in tokens)
+            # Coin rule 2: STOP ends one's round; GO puts exactly one more coin; both GO repeats.
+            return replace(
+                state,
+                step=PUT,
+                owe_put=go,
+                closing=not all(go),
+                tokens=(None, None),
+                revealed=state.revealed + (tokens,),
+            )
+        case "BoxesOpened":
+            winner, points = event["winner"], event["points"]
+            boxes = state.boxes
+            # Coin rule 3: the boxes are always exchanged.
+            hands = (tuple(sorted(state.hands[0] + boxes[1])), tuple(sorted(state.hands[1] + boxes[0])))
+            score = state.points if winner is None else _set(state.points, winner, state.points[winner] + points)
+            opened = state.opened + (OpenedRound(state.round, boxes, winner, points),)
+            next_round = state.round + 1
+            # Coin rule 4: the match ends after the last round unless the points are equal.
+            over = next_round > state.rounds and score[0] != score[1]
+            return CoinState(
+                hands=hands,
+                start_hands=hands,
+                round=next_round,
+                rounds=state.rounds,
+                step=OVER if over else PUT,
+                points=score,
+                opened=opened,
+            )
+        case "OvertimeBegan":
+            return replace(state, rounds=event["rounds"])
+    return state
+
+
+# -- views and result ----------------------------------------------------------------------
+
+
+def view(state: CoinState, audience: Audience) -> dict[str, Any]:
+    seats = []
+    for seat in (0, 1):
+        entry: dict[str, Any] = {
+            "seat": seat,
+            "points": state.points[seat],
+            "holding_at_round_start": _counts(state.start_hands[seat]),
+            "box_count": len(state.boxes[seat]),
+            "put_done": not state.owe_put[seat] if state.step == PUT else True,
+            "token_done": state.tokens[seat] is not None,
+        }
+        if audience.sees_seat(seat):
+            entry["hand"] = _counts(state.hands[seat])
+            entry["box"] = list(state.boxes[seat])
+            entry["token"] = state.tokens[seat]
+        seats.append(entry)
+    return {
+        "game": "tricky_coin",
+        "round": state.round if state.step != OVER else state.round - 1,
+        "rounds": state.rounds,
+        "step": state.step,
+        "overtime": state.rounds > REGULAR_ROUNDS,
+        "points": list(state.points),
+        "revealed": [list(pair) for pair in state.revealed],
+        "seats": seats,
+        "opened": [
+            {"round": o.round, "boxes": [list(b) for b in o.boxes], "sums": [sum(b) for b in o.boxes],
+             "winner": o.winner, "points": o.points}
+            for o in state.opened
+        ],
+    }
+
+
+def result(state: CoinState) -> Result | None:
+    if state.step != OVER:
+        return None
+    winner = 0 if state.points[0] > state.points[1] else 1
+    played = state.round - 1
+    decided = (
+        T(f"{played}라운드 후 승점", f"Points after {played} rounds")
+        if played == REGULAR_ROUNDS
+        else T(f"연장전 끝 ({played}라운드) 승점", f"Points after overtime ({played} rounds)")
+    )
+    return Result(
+        (Standing(winner, 1, state.points[winner]), Standing(1 - winner, 2, state.points[1 - winner])),
+        decided,
+        {"rounds_played": played},
+    )
+
+
+GAME = Game(
+    id="tricky_coin",
+    title=T("트리키 코인", "Tricky Coin"),
+    rules_version="1",
+    seats=(2, 2),
+    setup=setup,
+    turn=turn,
+    decide=decide,
+    evolve=evolve,
+    view=view,
+    result=result,
+)

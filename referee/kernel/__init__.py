@@ -1,0 +1,16 @@
+"""The pure contract shared by every game: actors, audiences, errors, decisions, events,
+randomness, results. Imports nothing of the project and no I/O library."""
+
+from .actors import Actor, Audience
+from .decisions import Decision, Field, Option, Turn, check_shape, expect
+from .errors import RuleError, require
+from .events import Event
+from .game import Game, OptionSpec, get_game, registry
+from .results import Result, Standing
+from .rng import Rng
+from .text import T
+
+__all__ = [
+    "Actor", "Audience", "Decision", "Event", "Field", "Game", "Option", "OptionSpec", "Result",
+    "Rng", "RuleError", "Standing", "T", "Turn", "check_shape", "expect", "get_game", "registry", "require",
+]

@@ -1,0 +1,103 @@
+"""The game contract every game module fulfils, and the registry of games."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actors import Actor, Audience
+from .decisions import Turn
+from .errors import RuleError
+from .events import Event
+from .results import Result
+from .rng import Rng
+from .text import T
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A table option (a house rule): its name, default and allowed values."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...]
+    label: T
+
+
+@dataclass(frozen=True)
+class Game:
+    """The pure interface of one game. ``id`` is its module name."""
+
+    id: str
+    title: T
+    rules_version: str
+    seats: tuple[int, int]  # (fewest, most)
+    setup: Callable[[int, Mapping[str, Any], Rng], Any]
+    turn: Callable[[Any], Turn]
+    decide: Callable[[Any, Actor, dict[str, Any], Rng], list[Event]]
+    evolve: Callable[[Any, Event], Any]
+    view: Callable[[Any, Audience], dict[str, Any]]
+    result: Callable[[Any], Result | None]
+    options: tuple[OptionSpec, ...] = field(default_factory=tuple)
+
+    def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The full option set: defaults, overridden by `given`; unknown or bad values raise."""
+        given = dict(given or {})
+        out = {}
+        for spec in self.options:
+            value = given.pop(spec.name, spec.default)
+            if value not in spec.choices:
+                raise RuleError(
+                    "table/bad_option",
+                    f"옵션 {spec.name}에 {value!r}는 쓸 수 없습니다 (가능: {list(spec.choices)})",
+                    f"Option {spec.name} cannot be {value!r} (allowed: {list(spec.choices)})",
+                    option=spec.name, value=value,
+                )
+            out[spec.name] = value
+        if given:
+            name = sorted(given)[0]
+            raise RuleError(
+                "table/unknown_option",
+                f"{self.id}에는 옵션 {name!r}이 없습니다",
+                f"{self.id} has no option {name!r}",
+                option=name,
+            )
+        return out
+
+    def check_seat_count(self, n: int) -> None:
+        low, high = self.seats
+        if not low <= n <= high:
+            raise RuleError(
+                "table/bad_seat_count",
+                f"{self.title.ko}은 {low}-{high}명이 합니다 ({n}명 지정됨)",
+                f"{self.title.en} takes {low}-{high} seats, not {n}",
+                seats=n,
+            )
+
+
+def registry() -> dict[str, Game]:
+    """Every game under ``referee.games``, by id (its module name)."""
+    from referee import games
+
+    found: dict[str, Game] = {}
+    for info in pkgutil.iter_modules(games.__path__):
+        module = importlib.import_module(f"{games.__name__}.{info.name}")
+        game = getattr(module, "GAME", None)
+        if isinstance(game, Game):
+            found[game.id] = game
+    return dict(sorted(found.items()))
+
+
+def get_game(game_id: str, games: Mapping[str, Game] | None = None) -> Game:
+    games = registry() if games is None else games
+    if game_id not in games:
+        raise RuleError(
+            "table/unknown_game",
+            f"알 수 없는 게임입니다: {game_id!r} (가능: {', '.join(games)})",
+            f"Unknown game: {game_id!r} (known: {', '.join(games)})",
+            game=game_id,
+        )
+    return games[game_id]

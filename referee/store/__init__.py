@@ -1,0 +1,41 @@
+"""Event stores behind one protocol: Redis (real, embedded or external) and in-memory."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from .base import Appended, Store, StoreError
+from .embedded import EmbeddedRedis
+from .memory import MemoryStore
+from .redis_store import RedisStore
+
+DEFAULT_DATA_DIR = "./referee-data"
+
+
+def data_dir_from(value: str | None) -> str:
+    return value or os.environ.get("REFEREE_DATA_DIR") or DEFAULT_DATA_DIR
+
+
+@contextmanager
+def redis_url(data_dir: str | None = None) -> Iterator[str]:
+    """``REDIS_URL`` if set, else the URL of an embedded Redis on the data directory."""
+    external = os.environ.get("REDIS_URL")
+    if external:
+        yield external
+        return
+    embedded = EmbeddedRedis(data_dir_from(data_dir)).start()
+    try:
+        yield embedded.url
+    finally:
+        embedded.stop()
+
+
+@contextmanager
+def open_store(data_dir: str | None = None) -> Iterator[RedisStore]:
+    with redis_url(data_dir) as url:
+        yield RedisStore.from_url(url)
+
+
+__all__ = ["Appended", "EmbeddedRedis", "MemoryStore", "RedisStore", "Store", "StoreError", "open_store", "redis_url"]

@@ -1,0 +1,68 @@
+"""The event store protocol: one log per table, appended atomically against a version.
+
+A log is a header (a JSON object) and entries (JSON objects); an entry's version is its
+1-based position. ``append`` writes all of its entries or none, only if the log is still at
+``expected`` entries, and records the submission id so a resend is recognised. Every store
+passes the same contract suite (tests/test_store_contract.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Appended:
+    """The outcome of an append.
+
+    ``ok``: written, the log now ends at ``version``. ``duplicate``: the submission id was
+    already applied, at ``version`` (nothing written). Otherwise a conflict: the log is at
+    ``version``, not at the expected one (nothing written).
+    """
+
+    ok: bool
+    version: int
+    duplicate: bool = False
+
+
+class StoreError(Exception):
+    """The store itself failed or was misused (a table that does not exist, ...)."""
+
+    def __init__(self, code: str, ko: str, en: str) -> None:
+        super().__init__(f"{code}: {en}")
+        self.code, self.ko, self.en = code, ko, en
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "ko": self.ko, "en": self.en, "values": {}}
+
+
+class Store(Protocol):
+    def create(self, table: str, header: dict[str, Any]) -> None:
+        """Create the log of `table` with its header; StoreError if it exists."""
+
+    def header(self, table: str) -> dict[str, Any]:
+        """The header; StoreError if there is no such table."""
+
+    def entries(self, table: str, after: int = 0) -> list[dict[str, Any]]:
+        """The entries with a version greater than `after`, in order."""
+
+    def version(self, table: str) -> int:
+        """The number of entries."""
+
+    def append(self, table: str, expected: int, entries: list[dict[str, Any]], sid: str | None = None) -> Appended:
+        """Append atomically if the log has exactly `expected` entries and `sid` is new."""
+
+    def find_sid(self, table: str, sid: str) -> int | None:
+        """The version at which submission `sid` was applied, if it was."""
+
+    def tables(self) -> list[str]:
+        """Every table id, sorted."""
+
+
+def no_table(table: str) -> StoreError:
+    return StoreError("store/no_table", f"테이블이 없습니다: {table!r}", f"No such table: {table!r}")
+
+
+def table_exists(table: str) -> StoreError:
+    return StoreError("store/table_exists", f"이미 있는 테이블입니다: {table!r}", f"Table already exists: {table!r}")

@@ -1,0 +1,84 @@
+"""The Redis store: a list per table, appended by one Lua script against a version.
+
+Keys (under a prefix, ``ref:`` by default): ``t:{id}:h`` the header, ``t:{id}:log`` the entries
+(version = position), ``t:{id}:sid`` submission id -> version, ``tables`` the set of ids.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import redis
+
+from .base import Appended, no_table, table_exists
+
+# KEYS: log, sids, header. ARGV: expected version, sid ('' for none), entries...
+# Returns {1, version} written; {2, version} duplicate sid; {0, version} conflict; {3, 0} no table.
+_APPEND = """
+if redis.call('EXISTS', KEYS[3]) == 0 then return {3, 0} end
+if ARGV[2] ~= '' then
+  local seen = redis.call('HGET', KEYS[2], ARGV[2])
+  if seen then return {2, tonumber(seen)} end
+end
+local len = redis.call('LLEN', KEYS[1])
+if len ~= tonumber(ARGV[1]) then return {0, len} end
+for i = 3, #ARGV do redis.call('RPUSH', KEYS[1], ARGV[i]) end
+len = redis.call('LLEN', KEYS[1])
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[2], ARGV[2], len) end
+return {1, len}
+"""
+
+
+def encode(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+class RedisStore:
+    def __init__(self, client: redis.Redis, prefix: str = "ref:") -> None:
+        self.client = client
+        self.prefix = prefix
+        self._append = client.register_script(_APPEND)
+
+    @classmethod
+    def from_url(cls, url: str, prefix: str = "ref:") -> RedisStore:
+        return cls(redis.Redis.from_url(url, decode_responses=True), prefix)
+
+    def _key(self, table: str, part: str) -> str:
+        return f"{self.prefix}t:{table}:{part}"
+
+    def create(self, table: str, header: dict[str, Any]) -> None:
+        if not self.client.set(self._key(table, "h"), encode(header), nx=True):
+            raise table_exists(table)
+        self.client.sadd(f"{self.prefix}tables", table)
+
+    def header(self, table: str) -> dict[str, Any]:
+        raw = self.client.get(self._key(table, "h"))
+        if raw is None:
+            raise no_table(table)
+        return json.loads(raw)
+
+    def entries(self, table: str, after: int = 0) -> list[dict[str, Any]]:
+        raw = self.client.lrange(self._key(table, "log"), after, -1)
+        if not raw and not self.client.exists(self._key(table, "h")):
+            raise no_table(table)
+        return [json.loads(r) for r in raw]
+
+    def version(self, table: str) -> int:
+        if not self.client.exists(self._key(table, "h")):
+            raise no_table(table)
+        return int(self.client.llen(self._key(table, "log")))
+
+    def append(self, table: str, expected: int, entries: list[dict[str, Any]], sid: str | None = None) -> Appended:
+        keys = [self._key(table, "log"), self._key(table, "sid"), self._key(table, "h")]
+        status, version = self._append(keys=keys, args=[expected, sid or "", *map(encode, entries)])
+        if status == 3:
+            raise no_table(table)
+        return Appended(status == 1, int(version), duplicate=status == 2)
+
+    def find_sid(self, table: str, sid: str) -> int | None:
+        seen = self.client.hget(self._key(table, "sid"), sid)
+        return None if seen is None else int(seen)
+
+    def tables(self) -> list[str]:
+        return sorted(self.client.smembers(f"{self.prefix}tables"))

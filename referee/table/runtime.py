@@ -1,0 +1,281 @@
+"""The runtime of one live table: commands, the log, corrections, views.
+
+The log is a header and versioned entries ``{v, action, actor, event, t, sid?}``. An action
+is one accepted command; it writes one or more entries (the move's events, then any automatic
+steps it triggered) that share the action number, the version of its first entry. State is
+the fold of the live entries; a void is an entry too, and state is refolded without the
+voided action while both stay in the log.
+
+Appends carry the version they expect. On a conflict (another phone got in first) the
+runtime reloads and decides again, so simultaneous submissions all land, in some order. A
+command is acknowledged only once the store has written it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.kernel import Actor, Audience, Event, Game, Rng, RuleError, get_game, require
+from referee.store.base import Store
+
+STARTED = "table.started"
+VOIDED = "table.voided"
+MAX_ATTEMPTS = 200
+
+
+@dataclass(frozen=True)
+class Ack:
+    """A command's acknowledgement: the log's version after it, and the action it made."""
+
+    version: int
+    action: int
+    duplicate: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": self.version, "action": self.action, "duplicate": self.duplicate}
+
+
+@dataclass
+class Folded:
+    """The state at a version, with what the runtime needs to decide the next command."""
+
+    version: int
+    state: Any
+    started_at: int | None = None  # the action that started the table
+    live_actions: list[int] = field(default_factory=list)  # accepted, not voided, in order
+    voided: set[int] = field(default_factory=set)
+
+    @property
+    def started(self) -> bool:
+        return self.started_at is not None
+
+
+def new_header(game: Game, table: str, seats: list[str], options: Mapping[str, Any] | None, seed: int,
+               created: float) -> dict[str, Any]:
+    game.check_seat_count(len(seats))
+    return {
+        "kind": "header",
+        "table": table,
+        "game": game.id,
+        "rules": game.rules_version,
+        "seed": seed,
+        "seats": list(seats),
+        "options": game.resolve_options(options),
+        "created": created,
+    }
+
+
+def initial(game: Game, header: Mapping[str, Any]) -> Folded:
+    state = game.setup(len(header["seats"]), header["options"], Rng(header["seed"], "setup"))
+    return Folded(0, state)
+
+
+def fold(game: Game, header: Mapping[str, Any], entries: list[dict[str, Any]], base: Folded | None = None) -> Folded:
+    """Fold `entries` into the state: all of them, or the ones after `base`.
+
+    Entries after `base` must hold no void: a void refolds from the start (see Table.load).
+    """
+    if base is None:
+        folded = initial(game, header)
+        folded.voided = {e["event"]["data"]["action"] for e in entries if e["event"]["type"] == VOIDED}
+    else:
+        folded = Folded(base.version, base.state, base.started_at, list(base.live_actions), set(base.voided))
+    for entry in entries:
+        folded.version = entry["v"]
+        event = entry["event"]
+        if entry["action"] in folded.voided or event["type"] == VOIDED:
+            continue
+        if not folded.live_actions or folded.live_actions[-1] != entry["action"]:
+            folded.live_actions.append(entry["action"])
+        if event["type"] == STARTED:
+            folded.started_at = entry["action"]
+        else:
+            folded.state = game.evolve(folded.state, Event.from_json(event))
+    return folded
+
+
+class Table:
+    """One table (one match) on a store. Safe to share between threads of one process; any
+    number of processes may run a Table on the same table id and store."""
+
+    def __init__(self, store: Store, table: str, games: Mapping[str, Game] | None = None,
+                 clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.id = table
+        self.clock = clock
+        self.header = store.header(table)
+        self.game = get_game(self.header["game"], games)
+        self._lock = threading.Lock()
+        self._folded = initial(self.game, self.header)
+
+    @classmethod
+    def create(cls, store: Store, table: str, game_id: str, seats: list[str], options: Mapping[str, Any] | None = None,
+               seed: int = 0, games: Mapping[str, Game] | None = None, clock: Callable[[], float] = time.time) -> Table:
+        game = get_game(game_id, games)
+        store.create(table, new_header(game, table, seats, options, seed, clock()))
+        return cls(store, table, games, clock)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def load(self) -> Folded:
+        """The current state, reading only the entries written since the last load."""
+        with self._lock:
+            base = self._folded
+            fresh = self.store.entries(self.id, after=base.version)
+            if any(e["event"]["type"] == VOIDED for e in fresh):
+                self._folded = fold(self.game, self.header, self.store.entries(self.id))
+            elif fresh:
+                self._folded = fold(self.game, self.header, fresh, base)
+            return self._folded
+
+    @property
+    def seats(self) -> list[str]:
+        return self.header["seats"]
+
+    def result(self) -> dict[str, Any] | None:
+        result = self.game.result(self.load().state)
+        return None if result is None else result.to_json()
+
+    def view(self, audience: Audience) -> dict[str, Any]:
+        return audience_view(self.game, self.header, self.load(), audience)
+
+    def log(self, audience: Audience) -> list[dict[str, Any]]:
+        return audience_log(self.store.entries(self.id), audience)
+
+    # -- commands --------------------------------------------------------------------------
+
+    def start(self, actor: Actor) -> Ack:
+        _require_dealer(actor, "start")
+        return self._command(actor, None, lambda f: self._starting(f))
+
+    def submit(self, actor: Actor, move: Any, sid: str | None = None) -> Ack:
+        """Apply a move; a resend with the same submission id is applied once."""
+        if sid is not None:
+            require(isinstance(sid, str) and 0 < len(sid) <= 100, "table/bad_submission_id",
+                    f"제출 번호가 잘못되었습니다: {sid!r}", f"Bad submission id: {sid!r}", sid=sid)
+        return self._command(actor, sid, lambda f: self._moving(f, actor, move))
+
+    def void(self, actor: Actor, reason: str, action: int | None = None) -> Ack:
+        """Void the last live action (the dealer's correction); `action`, if given, must be it."""
+        _require_dealer(actor, "void")
+        require(isinstance(reason, str) and bool(reason.strip()), "table/void_needs_reason",
+                "무효 처리에는 사유가 필요합니다", "A void needs a reason", reason=reason)
+        return self._command(actor, None, lambda f: self._voiding(f, reason.strip(), action))
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _command(self, actor: Actor, sid: str | None, decide: Callable[[Folded], list[tuple[Actor, dict]]]) -> Ack:
+        for _ in range(MAX_ATTEMPTS):
+            if sid is not None and (seen := self.store.find_sid(self.id, sid)) is not None:
+                return Ack(seen, self._action_at(seen), duplicate=True)
+            folded = self.load()
+            events = decide(folded)
+            action = folded.version + 1
+            now = self.clock()
+            entries = [
+                {"v": action + i, "action": action, "actor": str(who), "event": event, "t": now}
+                for i, (who, event) in enumerate(events)
+            ]
+            if sid is not None:
+                entries[0]["sid"] = sid
+            appended = self.store.append(self.id, folded.version, entries, sid)
+            if appended.ok:
+                return Ack(appended.version, action)
+            if appended.duplicate:
+                return Ack(appended.version, self._action_at(appended.version), duplicate=True)
+            # Conflict: someone else wrote first; reload and decide again.
+        raise RuleError("table/busy", "테이블이 너무 바쁩니다. 다시 시도하세요", "The table is too busy; try again")
+
+    def _action_at(self, version: int) -> int:
+        entry = self.store.entries(self.id, after=version - 1)[0]
+        return entry["action"]
+
+    def _starting(self, folded: Folded) -> list[tuple[Actor, dict]]:
+        require(not folded.started, "table/already_started", "이미 시작한 테이블입니다", "The table has already started")
+        out: list[tuple[Actor, dict]] = [(Actor.dealer(), Event(STARTED).to_json())]
+        return out + self._automatic(folded.state, folded.version + 1)
+
+    def _moving(self, folded: Folded, actor: Actor, move: Any) -> list[tuple[Actor, dict]]:
+        require(folded.started, "table/not_started", "아직 시작하지 않은 테이블입니다", "The table has not started yet")
+        if actor.kind == "referee":
+            raise RuleError("table/referee_only", "자동 진행은 직접 입력할 수 없습니다",
+                            "Automatic steps cannot be entered by hand")
+        if actor.seat is not None:
+            require(0 <= actor.seat < len(self.seats), "table/no_such_seat", f"없는 자리입니다: {actor.seat + 1}",
+                    f"No such seat: {actor.seat + 1}", seat=actor.seat)
+        state = folded.state
+        rng = Rng(self.header["seed"], folded.version + 1)
+        out: list[tuple[Actor, dict]] = []
+        for event in self.game.decide(state, actor, move, rng):
+            state = self.game.evolve(state, event)
+            out.append((actor, event.to_json()))
+        return out + self._automatic(state, folded.version + 1 + len(out))
+
+    def _automatic(self, state: Any, version: int) -> list[tuple[Actor, dict]]:
+        """The steps the referee takes by itself (a shuffle, a deal) after a command."""
+        out: list[tuple[Actor, dict]] = []
+        while (auto := self.game.turn(state).automatic()) is not None:
+            for event in self.game.decide(state, Actor.referee(), {"type": auto.move}, Rng(self.header["seed"], version)):
+                state = self.game.evolve(state, event)
+                out.append((Actor.referee(), event.to_json()))
+                version += 1
+        return out
+
+    def _voiding(self, folded: Folded, reason: str, action: int | None) -> list[tuple[Actor, dict]]:
+        # Only the last live action can be voided, so refolding without it never leaves a
+        # later event decided on a state that no longer exists. Older ones: void repeatedly.
+        movable = [a for a in folded.live_actions if a != folded.started_at]
+        require(bool(movable), "table/nothing_to_void", "무효로 할 행동이 없습니다", "There is no action to void")
+        last = movable[-1]
+        require(action is None or action == last, "table/void_not_last",
+                f"마지막 행동({last})만 무효로 할 수 있습니다 (요청: {action})",
+                f"Only the last action ({last}) can be voided (asked: {action})", action=action)
+        return [(Actor.dealer(), Event(VOIDED, {"action": last, "reason": reason}).to_json())]
+
+
+def _require_dealer(actor: Actor, what: str) -> None:
+    require(actor.kind == "dealer" and actor.seat is None, "table/dealer_only",
+            f"딜러만 할 수 있습니다: {what}", f"Only the dealer can {what}", command=what)
+
+
+def audience_view(game: Game, header: Mapping[str, Any], folded: Folded, audience: Audience) -> dict[str, Any]:
+    """What `audience` may see of a table: the game's view plus the pending decisions it owns."""
+    turn = game.turn(folded.state)
+    result = game.result(folded.state)
+    if audience.kind == "dealer":
+        decisions = [d.to_json() for d in turn.decisions if not d.auto]
+    elif audience.kind == "seat":
+        decisions = [d.to_json() for d in turn.for_seat(audience.seat)]
+    else:
+        decisions = []
+    return {
+        "table": header["table"],
+        "game": header["game"],
+        "seats": list(header["seats"]),
+        "options": header["options"],
+        "version": folded.version,
+        "audience": str(audience),
+        "started": folded.started,
+        "turn": turn.to_json(public=audience.kind == "public") if folded.started else None,
+        "decisions": decisions if folded.started and result is None else [],
+        "state": game.view(folded.state, audience),
+        "result": None if result is None else result.to_json(),
+    }
+
+
+def audience_log(entries: list[dict[str, Any]], audience: Audience) -> list[dict[str, Any]]:
+    """The log as `audience` may see it: secret parts of events removed, voids marked."""
+    voided = {e["event"]["data"]["action"]: e["v"] for e in entries if e["event"]["type"] == VOIDED}
+    out = []
+    for entry in entries:
+        event = Event.from_json(entry["event"])
+        row = {"v": entry["v"], "action": entry["action"], "actor": entry["actor"], "t": entry["t"],
+               "event": event.visible_to(audience)}
+        if entry["action"] in voided:
+            row["voided_by"] = voided[entry["action"]]
+        out.append(row)
+    return out

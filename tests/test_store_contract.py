@@ -1,0 +1,120 @@
+"""The store contract, run against the in-memory store and the real embedded Redis."""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import uuid
+
+import pytest
+
+from referee.kernel import Actor
+from referee.store import RedisStore, StoreError
+from referee.table import Table
+
+from .counter_game import GAMES
+
+HEADER = {"kind": "header", "game": "x"}
+
+
+def test_create_and_read_back(any_store):
+    any_store.create("t1", HEADER)
+    assert any_store.header("t1") == HEADER
+    assert any_store.entries("t1") == []
+    assert any_store.version("t1") == 0
+    assert "t1" in any_store.tables()
+
+
+def test_create_twice_is_refused(any_store):
+    any_store.create("t1", HEADER)
+    with pytest.raises(StoreError) as err:
+        any_store.create("t1", {"other": 1})
+    assert err.value.code == "store/table_exists"
+    assert any_store.header("t1") == HEADER
+
+
+def test_unknown_table(any_store):
+    for read in (any_store.header, any_store.entries, any_store.version):
+        with pytest.raises(StoreError) as err:
+            read("nope")
+        assert err.value.code == "store/no_table"
+    with pytest.raises(StoreError):
+        any_store.append("nope", 0, [{"v": 1}])
+
+
+def test_append_against_expected_version(any_store):
+    any_store.create("t1", HEADER)
+    first = any_store.append("t1", 0, [{"v": 1}, {"v": 2}])
+    assert (first.ok, first.version) == (True, 2)
+    stale = any_store.append("t1", 0, [{"v": 1, "late": True}])
+    assert (stale.ok, stale.duplicate, stale.version) == (False, False, 2)
+    assert any_store.entries("t1") == [{"v": 1}, {"v": 2}]
+    assert any_store.entries("t1", after=1) == [{"v": 2}]
+
+
+def test_submission_id_applies_once(any_store):
+    any_store.create("t1", HEADER)
+    assert any_store.append("t1", 0, [{"v": 1}], sid="abc").ok
+    again = any_store.append("t1", 1, [{"v": 2}], sid="abc")
+    assert (again.ok, again.duplicate, again.version) == (False, True, 1)
+    assert any_store.find_sid("t1", "abc") == 1
+    assert any_store.find_sid("t1", "other") is None
+    assert any_store.version("t1") == 1
+
+
+def test_unicode_round_trip(any_store):
+    any_store.create("t1", {"seats": ["김철수", "이영희"]})
+    any_store.append("t1", 0, [{"note": "가품 스티커"}])
+    assert any_store.header("t1")["seats"] == ["김철수", "이영희"]
+    assert any_store.entries("t1") == [{"note": "가품 스티커"}]
+
+
+def _assert_gapless(store, table, expected_ticks):
+    entries = store.entries(table)
+    assert [e["v"] for e in entries] == list(range(1, len(entries) + 1))
+    ticks = [e for e in entries if e["event"]["type"] == "Ticked"]
+    assert len(ticks) == expected_ticks
+    sids = [e["sid"] for e in ticks]
+    assert len(set(sids)) == len(sids)
+    return ticks
+
+
+def test_concurrent_submissions_from_threads_land_once(any_store):
+    Table.create(any_store, "race", "counter", [f"p{i}" for i in range(8)], games=GAMES).start(Actor.dealer())
+    per_seat = 25
+
+    def phone(seat: int) -> None:
+        table = Table(any_store, "race", GAMES)  # each phone its own runtime, like separate requests
+        for i in range(per_seat):
+            sid = f"{seat}-{i}"
+            table.submit(Actor.of_seat(seat), {"type": "tick", "by": 1}, sid)
+            table.submit(Actor.of_seat(seat), {"type": "tick", "by": 1}, sid)  # the resend after a reconnect
+
+    threads = [threading.Thread(target=phone, args=(s,)) for s in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    _assert_gapless(any_store, "race", 8 * per_seat)
+    assert Table(any_store, "race", GAMES).load().state == (per_seat,) * 8
+
+
+def _process_phone(url: str, prefix: str, seat: int, count: int) -> None:
+    table = Table(RedisStore.from_url(url, prefix), "race", GAMES)
+    for i in range(count):
+        table.submit(Actor.of_seat(seat), {"type": "tick", "by": 1}, f"proc-{seat}-{i}")
+
+
+def test_concurrent_submissions_from_two_processes_land_once(redis_server):
+    prefix = f"test-{uuid.uuid4().hex[:12]}:"
+    store = RedisStore.from_url(redis_server.url, prefix)
+    Table.create(store, "race", "counter", ["a", "b"], games=GAMES).start(Actor.dealer())
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_process_phone, args=(redis_server.url, prefix, s, 60)) for s in (0, 1)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=120)
+        assert p.exitcode == 0
+    _assert_gapless(store, "race", 120)
+    assert Table(store, "race", GAMES).load().state == (60, 60)
