@@ -397,7 +397,7 @@ def test_second_coin_before_the_reveal_is_not_owed():
     state, _ = put(new_state(), 0, 5)
     err = rule_error(state, Actor.of_seat(0), {"type": "put_coin", "coin": 1})
     assert err.code == "move/not_owed"
-    assert "seat:0" in err.en and "put_coin" in err.en
+    assert "seat 1" in err.en and "put_coin" in err.en
 
 
 def test_second_token_before_the_reveal_is_not_owed():
@@ -425,7 +425,7 @@ def test_a_seat_cannot_act_for_the_other_seat():
     state, _ = put(new_state(), 1, 5)
     err = rule_error(state, Actor.of_seat(1), {"type": "put_coin", "coin": 5, "seat": 0})
     assert err.code == "move/not_owed"
-    assert "seat:1" in err.en
+    assert "seat 2" in err.en
 
 
 def test_no_move_after_the_match_is_over():
