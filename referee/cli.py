@@ -31,7 +31,7 @@ def printable(view: dict[str, Any]) -> dict[str, Any]:
 
 def play(args: argparse.Namespace) -> int:
     game = get_game(args.game)
-    seats = args.seats or game.seats[0]
+    seats = args.seats or game.usual_seats
     names = [f"Seat {i + 1}" for i in range(seats)]
     rnd = random.Random(f"bot:{args.seed}")
     with open_store(args.data_dir) as store:
@@ -105,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", choices=sorted(registry()))
     p.add_argument("--bots", action="store_true", required=True, help="every seat is a bot")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--seats", type=int, help="number of seats (default: the fewest the game takes)")
+    p.add_argument("--seats", type=int, help="number of seats (default: the usual number for the game)")
     p.add_argument("--option", nargs=2, action="append", metavar=("NAME", "VALUE"), help="a table option")
     data_dir(p)
     p.set_defaults(run=play)

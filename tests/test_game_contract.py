@@ -25,7 +25,7 @@ MAX_ACTIONS = 5000
 def playout(game_id: str, seed: int, store=None) -> Table:
     store = store or MemoryStore()
     game = GAMES[game_id]
-    table = Table.create(store, f"{game_id}-{seed}", game_id, [f"P{i}" for i in range(game.seats[0])], seed=seed,
+    table = Table.create(store, f"{game_id}-{seed}", game_id, [f"P{i}" for i in range(game.usual_seats)], seed=seed,
                          clock=lambda: 0.0)
     table.start(Actor.dealer())
     rnd = random.Random(seed)

@@ -42,6 +42,11 @@ class Game:
     view: Callable[[Any, Audience], dict[str, Any]]
     result: Callable[[Any], Result | None]
     options: tuple[OptionSpec, ...] = field(default_factory=tuple)
+    default_seats: int | None = None  # when a table is made without a seat count (bots, demo)
+
+    @property
+    def usual_seats(self) -> int:
+        return self.default_seats or self.seats[0]
 
     def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """The full option set: defaults, overridden by `given`; unknown or bad values raise."""
