@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import random
 import sys
 import uuid
@@ -124,7 +125,59 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("tables", help="list the tables in the store")
     data_dir(p)
     p.set_defaults(run=tables)
+
+    for name, text in (("serve", "run a show: console, phones, projector"),
+                       ("demo", "run the server with a ready demo show (Tricky Coin, two players)")):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
+        p.add_argument("--port", type=int, default=5000)
+        p.add_argument("--pin", help="staff PIN for the console and the API (default $REFEREE_PIN)")
+        p.add_argument("--async-mode", default=os.environ.get("REFEREE_ASYNC_MODE", "eventlet"),
+                       help="eventlet (default) or threading")
+        p.add_argument("--public-url", help="base URL printed on seat cards (default: http://LAN-address:port)")
+        data_dir(p)
+        p.set_defaults(run=serve, demo=name == "demo")
+
+    p = sub.add_parser("print", help="print a show's documents as PDF")
+    p.add_argument("what", choices=["seat-cards"])
+    p.add_argument("show")
+    p.add_argument("--out", "-o", help="PDF file to write (default: SHOW-seat-cards.pdf)")
+    p.add_argument("--public-url", help="base URL of the phone links (default: http://LAN-address:5000)")
+    data_dir(p)
+    p.set_defaults(run=print_documents)
     return parser
+
+
+def serve(args: argparse.Namespace) -> int:
+    from referee.server.entry import ServeOptions
+    from referee.server.entry import serve as run_server
+
+    return run_server(ServeOptions(host=args.host, port=args.port, data_dir=args.data_dir, pin=args.pin,
+                                   async_mode=args.async_mode, public_url=args.public_url, demo=args.demo))
+
+
+def print_documents(args: argparse.Namespace) -> int:
+    import redis
+
+    from referee.server.entry import lan_address
+    from referee.server.printing import seat_cards_pdf
+    from referee.server.service import Service
+    from referee.server.shows import Shows, load_secret
+    from referee.store import data_dir_from
+    from referee.store import redis_url as store_url
+
+    base = (args.public_url or f"http://{lan_address()}:5000").rstrip("/")
+    with store_url(args.data_dir) as url:
+        client = redis.Redis.from_url(url, decode_responses=True)
+        shows = Shows(client, load_secret(data_dir_from(args.data_dir)))
+        shows.require(args.show)
+        service = Service(client, shows, lambda *a: None, lambda: base)
+        pdf = seat_cards_pdf(service, args.show)
+    out = args.out or f"{args.show}-seat-cards.pdf"
+    with open(out, "wb") as f:
+        f.write(pdf)
+    print(out)
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:

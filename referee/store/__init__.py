@@ -1,17 +1,32 @@
-"""Event stores behind one protocol: Redis (real, embedded or external) and in-memory."""
+"""Event stores behind one protocol: Redis (real, embedded or external) and in-memory.
+
+The Redis parts load on first use, so importing the table runtime loads no Redis client
+(the server's entry must patch the standard library before redis is imported).
+"""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from .base import Appended, Store, StoreError
-from .embedded import EmbeddedRedis
 from .memory import MemoryStore
-from .redis_store import RedisStore
 
 DEFAULT_DATA_DIR = "./referee-data"
+
+
+def __getattr__(name: str) -> Any:
+    if name == "EmbeddedRedis":
+        from .embedded import EmbeddedRedis
+
+        return EmbeddedRedis
+    if name == "RedisStore":
+        from .redis_store import RedisStore
+
+        return RedisStore
+    raise AttributeError(name)
 
 
 def data_dir_from(value: str | None) -> str:
@@ -25,6 +40,8 @@ def redis_url(data_dir: str | None = None) -> Iterator[str]:
     if external:
         yield external
         return
+    from .embedded import EmbeddedRedis
+
     embedded = EmbeddedRedis(data_dir_from(data_dir)).start()
     try:
         yield embedded.url
@@ -33,7 +50,9 @@ def redis_url(data_dir: str | None = None) -> Iterator[str]:
 
 
 @contextmanager
-def open_store(data_dir: str | None = None) -> Iterator[RedisStore]:
+def open_store(data_dir: str | None = None) -> Iterator[Any]:
+    from .redis_store import RedisStore
+
     with redis_url(data_dir) as url:
         yield RedisStore.from_url(url)
 

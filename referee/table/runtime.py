@@ -24,6 +24,7 @@ from referee.store.base import Store
 
 STARTED = "table.started"
 VOIDED = "table.voided"
+FINISHED = "table.finished"
 MAX_ATTEMPTS = 200
 
 
@@ -46,6 +47,7 @@ class Folded:
     version: int
     state: Any
     started_at: int | None = None  # the action that started the table
+    finished: bool = False  # closed by the dealer: no more moves
     live_actions: list[int] = field(default_factory=list)  # accepted, not voided, in order
     voided: set[int] = field(default_factory=set)
 
@@ -83,7 +85,8 @@ def fold(game: Game, header: Mapping[str, Any], entries: list[dict[str, Any]], b
         folded = initial(game, header)
         folded.voided = {e["event"]["data"]["action"] for e in entries if e["event"]["type"] == VOIDED}
     else:
-        folded = Folded(base.version, base.state, base.started_at, list(base.live_actions), set(base.voided))
+        folded = Folded(base.version, base.state, base.started_at, base.finished, list(base.live_actions),
+                        set(base.voided))
     for entry in entries:
         folded.version = entry["v"]
         event = entry["event"]
@@ -93,6 +96,8 @@ def fold(game: Game, header: Mapping[str, Any], entries: list[dict[str, Any]], b
             folded.live_actions.append(entry["action"])
         if event["type"] == STARTED:
             folded.started_at = entry["action"]
+        elif event["type"] == FINISHED:
+            folded.finished = True
         else:
             folded.state = game.evolve(folded.state, Event.from_json(event))
     return folded
@@ -159,6 +164,11 @@ class Table:
                     f"제출 번호가 잘못되었습니다: {sid!r}", f"Bad submission id: {sid!r}", sid=sid)
         return self._command(actor, sid, lambda f: self._moving(f, actor, move))
 
+    def finish(self, actor: Actor, reason: str = "") -> Ack:
+        """Close the table: no more moves or voids. A match that has no result yet ends unplayed."""
+        _require_dealer(actor, "finish")
+        return self._command(actor, None, lambda f: self._finishing(f, reason))
+
     def void(self, actor: Actor, reason: str, action: int | None = None) -> Ack:
         """Void the last live action (the dealer's correction); `action`, if given, must be it."""
         _require_dealer(actor, "void")
@@ -199,8 +209,13 @@ class Table:
         out: list[tuple[Actor, dict]] = [(Actor.dealer(), Event(STARTED).to_json())]
         return out + self._automatic(folded.state, folded.version + 1)
 
+    def _finishing(self, folded: Folded, reason: str) -> list[tuple[Actor, dict]]:
+        _require_open(folded)
+        return [(Actor.dealer(), Event(FINISHED, {"reason": str(reason)[:500]}).to_json())]
+
     def _moving(self, folded: Folded, actor: Actor, move: Any) -> list[tuple[Actor, dict]]:
         require(folded.started, "table/not_started", "아직 시작하지 않은 테이블입니다", "The table has not started yet")
+        _require_open(folded)
         if actor.kind == "referee":
             raise RuleError("table/referee_only", "자동 진행은 직접 입력할 수 없습니다",
                             "Automatic steps cannot be entered by hand")
@@ -226,6 +241,7 @@ class Table:
         return out
 
     def _voiding(self, folded: Folded, reason: str, action: int | None) -> list[tuple[Actor, dict]]:
+        _require_open(folded)
         # Only the last live action can be voided, so refolding without it never leaves a
         # later event decided on a state that no longer exists. Older ones: void repeatedly.
         movable = [a for a in folded.live_actions if a != folded.started_at]
@@ -235,6 +251,10 @@ class Table:
                 f"마지막 행동({last})만 무효로 할 수 있습니다 (요청: {action})",
                 f"Only the last action ({last}) can be voided (asked: {action})", action=action)
         return [(Actor.dealer(), Event(VOIDED, {"action": last, "reason": reason}).to_json())]
+
+
+def _require_open(folded: Folded) -> None:
+    require(not folded.finished, "table/finished", "이미 종료된 테이블입니다", "The table has been finished")
 
 
 def _require_dealer(actor: Actor, what: str) -> None:
@@ -255,13 +275,15 @@ def audience_view(game: Game, header: Mapping[str, Any], folded: Folded, audienc
     return {
         "table": header["table"],
         "game": header["game"],
+        "title": game.title.to_json(),
         "seats": list(header["seats"]),
         "options": header["options"],
         "version": folded.version,
         "audience": str(audience),
         "started": folded.started,
+        "finished": folded.finished,
         "turn": turn.to_json(public=audience.kind == "public") if folded.started else None,
-        "decisions": decisions if folded.started and result is None else [],
+        "decisions": decisions if folded.started and not folded.finished and result is None else [],
         "state": game.view(folded.state, audience),
         "result": None if result is None else result.to_json(),
     }

@@ -1,0 +1,67 @@
+// Projector pictures per game: render(board, view, previous) draws the public view and
+// returns the "moment" to flash (a reveal), if one happened since `previous`. A game with no
+// entry here is drawn by the generic renderer in display.js. Only public views arrive here.
+(function () {
+  "use strict";
+  const { el, both, tr } = window.I18N;
+
+  function coin(value) {
+    return el("span", { class: "coin c" + value }, String(value));
+  }
+
+  const trickyCoin = {
+    render: function (board, view, previous) {
+      const state = view.state;
+      const names = view.seats;
+      const lastOpened = state.opened[state.opened.length - 1];
+      const lastRevealed = state.revealed[state.revealed.length - 1];
+      board.replaceChildren();
+      [0, 1].forEach(function (seat) {
+        const s = state.seats[seat];
+        const winner = view.result && view.result.winner === seat;
+        const box = el("div", { class: "box-coins" });
+        for (let i = 0; i < s.box_count; i++) box.appendChild(el("span", { class: "coin hidden" }, "?"));
+        board.appendChild(el("div", { class: "panel" + (winner ? " winner" : ""), "data-seat": String(seat) }, [
+          el("div", { class: "panel-name" }, names[seat]),
+          el("div", { class: "panel-score", "data-role": "points" }, String(s.points)),
+          el("div", { class: "panel-line", text: both("이번 라운드 상자", "Box this round") }),
+          box,
+          lastRevealed ? el("div", {}, [el("span", { class: "token " + lastRevealed[seat] }, lastRevealed[seat])]) : null,
+          lastOpened ? el("div", { class: "history" }, [
+            el("span", { text: both(lastOpened.round + "라운드 개봉: ", "Round " + lastOpened.round + " opened: ") }),
+          ].concat(lastOpened.boxes[seat].map(coin)).concat([el("strong", {}, " = " + lastOpened.sums[seat])])) : null,
+          el("div", { class: "panel-line", text: both(
+            "라운드 시작 보유: " + holding(s.holding_at_round_start),
+            "Held at round start: " + holding(s.holding_at_round_start)) }),
+        ]));
+      });
+      if (view.result) {
+        board.appendChild(el("div", { class: "result" }, names[view.result.winner] + " " + tr(both("승리!", "wins!"))));
+      }
+      return moment(view, previous);
+    },
+  };
+
+  function holding(counts) {
+    return Object.keys(counts).map(function (v) { return v + "×" + counts[v]; }).join("  ");
+  }
+
+  function moment(view, previous) {
+    const was = previous && previous.table === view.table ? previous.state : null;
+    const state = view.state;
+    const names = view.seats;
+    if (was && state.opened.length > was.opened.length) {
+      const o = state.opened[state.opened.length - 1];
+      const head = names[0] + " " + o.sums[0] + " : " + o.sums[1] + " " + names[1];
+      return o.winner == null ? both(head + " — 무승부", head + " — tie")
+        : both(head + " → " + names[o.winner] + " +" + o.points, head + " → " + names[o.winner] + " +" + o.points);
+    }
+    if (was && state.revealed.length > was.revealed.length) {
+      const t = state.revealed[state.revealed.length - 1];
+      return both(names[0] + " " + t[0] + " · " + names[1] + " " + t[1], names[0] + " " + t[0] + " · " + names[1] + " " + t[1]);
+    }
+    return null;
+  }
+
+  window.DisplayGames = { tricky_coin: trickyCoin };
+})();

@@ -1,0 +1,32 @@
+// Richer pictures of a seat's holdings, per game. A game without an entry here is shown by
+// the generic renderer in phone.js; forms never need an entry (they come from decisions).
+(function () {
+  "use strict";
+  const { el, both } = window.I18N;
+
+  function coins(counts) {
+    const row = el("div", { class: "coins" });
+    Object.keys(counts).forEach(function (value) {
+      for (let i = 0; i < counts[value]; i++) row.appendChild(el("span", { class: "coin c" + value }, value));
+    });
+    return row;
+  }
+
+  window.PhoneGames = {
+    tricky_coin: function (view, seat) {
+      const me = view.state.seats[seat];
+      const other = view.state.seats[1 - seat];
+      return el("div", {}, [
+        el("dl", { class: "kv" }, [
+          el("dt", { text: both("내 승점", "My points") }), el("dd", {}, String(me.points)),
+          el("dt", { text: both("상대 승점", "Opponent") }), el("dd", {}, String(other.points)),
+          el("dt", { text: both("라운드", "Round") }), el("dd", {}, view.state.round + " / " + view.state.rounds),
+        ]),
+        el("h3", { text: both("내 코인", "My coins") }), coins(me.hand || {}),
+        el("h3", { text: both("내 상자", "My box") }),
+        (me.box && me.box.length) ? coins(me.box.reduce(function (acc, c) { acc[c] = (acc[c] || 0) + 1; return acc; }, {}))
+          : el("p", { class: "hint", text: both("비어 있음", "Empty") }),
+      ]);
+    },
+  };
+})();

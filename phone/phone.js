@@ -1,0 +1,122 @@
+// The phone page: the player's secrets, the decision they owe now with only its legal
+// options, a confirm step, a receipt, and a waiting state. It reconnects by itself, and a
+// reload shows the same screen (the pending submission and the receipt live in sessionStorage).
+(function () {
+  "use strict";
+  const { el, tr, both } = window.I18N;
+  const $ = function (id) { return document.getElementById(id); };
+  let snapshot = null;
+  let formKey = null;
+  let live = null;
+
+  function showError(error) {
+    $("error").hidden = !error;
+    $("error").textContent = error ? I18N.errorText(error) : "";
+  }
+
+  function genericHoldings(view, seat) {
+    const mine = view.state && view.state.seats && view.state.seats[seat];
+    if (!mine || typeof mine !== "object") return null;
+    const list = el("dl", { class: "kv" });
+    Object.keys(mine).forEach(function (key) {
+      if (key === "seat") return;
+      list.appendChild(el("dt", {}, key));
+      list.appendChild(el("dd", {}, typeof mine[key] === "object" ? JSON.stringify(mine[key]) : String(mine[key])));
+    });
+    return list;
+  }
+
+  function receipt() {
+    const saved = JSON.parse(sessionStorage.getItem("referee.receipt") || "null");
+    const box = $("receipt");
+    if (!saved || !snapshot || !snapshot.table || saved.table !== snapshot.table.table) { box.hidden = true; return; }
+    box.hidden = false;
+    box.replaceChildren(
+      el("div", { class: "tick" }, "✓"),
+      el("strong", { text: both("제출 완료", "Submitted") }),
+      el("p", {}, saved.summary),
+      el("p", { class: "hint" }, new Date(saved.at).toLocaleTimeString() + " · v" + saved.version),
+    );
+  }
+
+  function render() {
+    const snap = snapshot;
+    $("player").textContent = snap.player;
+    const view = snap.table;
+    const where = [snap.show.name];
+    if (view) where.push(tr(view.title));
+    if (snap.seat != null) where.push(tr(both((snap.seat + 1) + "번 자리", "Seat " + (snap.seat + 1))));
+    $("where").textContent = where.join(" · ");
+
+    const holdings = $("holdings");
+    holdings.replaceChildren();
+    if (view && view.started && snap.seat != null) {
+      const draw = window.PhoneGames[view.game] || genericHoldings;
+      const node = draw(view, snap.seat);
+      if (node) holdings.appendChild(node);
+    }
+
+    const decisionBox = $("decision");
+    const decision = view && view.decisions && view.decisions[0];
+    const key = decision ? view.table + ":" + JSON.stringify(decision) : null;
+    if (decision) {
+      if (key !== formKey) {  // another player's move must not wipe a choice in progress
+        formKey = key;
+        sessionStorage.removeItem("referee.receipt");
+        Forms.render(decisionBox, decision, {
+          memoryKey: "referee.pending:" + view.table,
+          submit: function (move, sid) { return live.send("submit", { table: view.table, move: move, sid: sid }); },
+          onDone: function (sent, ack) {
+            const summary = decision.fields.map(function (f) {
+              const value = sent.move[f.name];
+              return tr(f.label) + ": " + (f.shape === "one" ? Forms.labelOf(f.options, value) : JSON.stringify(value));
+            }).join(", ");
+            sessionStorage.setItem("referee.receipt", JSON.stringify({
+              table: view.table, summary: tr(decision.prompt) + " — " + summary, at: Date.now(), version: ack.ack.version,
+            }));
+            formKey = null;
+            receipt();
+          },
+        });
+      }
+    } else {
+      formKey = null;
+      decisionBox.replaceChildren(waiting(view));
+    }
+    receipt();
+  }
+
+  function waiting(view) {
+    if (!view) return el("p", { class: "waiting", text: both("아직 앉은 테이블이 없습니다. 기다려 주세요.", "You are not seated yet. Please wait.") });
+    if (view.result) {
+      const me = view.result.standings.find(function (s) { return s.seat === snapshot.seat; });
+      return el("div", { class: "waiting" }, [
+        el("strong", { text: both("경기 종료", "Match over") }),
+        me ? el("p", { text: both(me.rank + "위 (" + me.score + ")", "Rank " + me.rank + " (" + me.score + ")") }) : null,
+      ]);
+    }
+    if (!view.started) return el("p", { class: "waiting", text: both("곧 시작합니다", "Starting soon") });
+    const sealed = view.turn && view.turn.sealed;
+    return el("div", { class: "waiting" }, [
+      el("div", { text: both("다른 선수를 기다리는 중", "Waiting for the others") }),
+      el("div", { class: "hint", text: view.turn ? view.turn.phase : "" }),
+      sealed ? el("div", { class: "hint", text: both(sealed[0] + "/" + sealed[1] + " 제출", sealed[0] + "/" + sealed[1] + " submitted") }) : null,
+    ]);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    live = Live.connect("/seat", {
+      keyOf: function (p) { return p.table ? p.table.table : null; },
+      onSnapshot: function (payload) { snapshot = payload; showError(null); render(); },
+      onRefused: function (error) { showError(error); $("decision").replaceChildren(); },
+    });
+    live.socket.on("revoked", function () {
+      showError({ code: "auth/link_revoked", ko: "이 카드는 재발급되어 더 이상 쓸 수 없습니다. 진행 요원에게 새 카드를 받으세요.",
+                  en: "This card was re-issued and no longer works. Ask the staff for your new card." });
+      $("decision").replaceChildren();
+      $("holdings").replaceChildren();
+      live.socket.disconnect();
+    });
+    I18N.onChange(function () { if (snapshot) render(); });
+  });
+})();

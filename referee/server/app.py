@@ -1,0 +1,390 @@
+"""The Flask app factory: pages, the JSON API and the three Socket.IO namespaces.
+
+Thin adapters over ``Service``: they authenticate, parse, call one method, and map errors to
+responses in one place (``_guard``). Nothing here knows a game's rules.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import redis
+import socketio as socketio_pkg
+from flask import Flask, Response, abort, jsonify, redirect, render_template, request, send_from_directory, session
+from flask_socketio import ConnectionRefusedError, SocketIO, join_room
+
+from referee.kernel import RuleError
+from referee.store.base import StoreError
+
+from .service import Service, Staff, dealer_room, player_room, public_room
+from .shows import Shows, load_secret
+
+log = logging.getLogger(__name__)
+
+ROOT = Path(__file__).resolve().parent.parent.parent  # the checkout: display/, phone/ live here
+HERE = Path(__file__).resolve().parent
+SEAT_COOKIE = "referee_seat"
+QUEUE_CHANNEL = "referee"
+
+
+@dataclass
+class Settings:
+    redis_url: str
+    data_dir: str
+    async_mode: str = "eventlet"
+    message_queue: bool = True  # several processes share one show through the Redis queue
+    public_url: str | None = None  # the base of phone links (the LAN address); default: the request's
+    prefix: str = "ref:"
+
+
+def _error(err: RuleError | StoreError) -> dict[str, Any]:
+    return {"ok": False, "error": err.to_json()}
+
+
+def _guard(call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """Run a command; every failure becomes a clear error for the sender and changes nothing."""
+    try:
+        return {"ok": True, **call()}
+    except (RuleError, StoreError) as err:
+        return _error(err)
+    except Exception:  # an unexpected failure must not kill the socket or leak a trace
+        log.exception("command failed")
+        return _error(RuleError("server/error", "서버 오류입니다. 다시 시도하세요", "Server error; please try again"))
+
+
+def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
+    app = Flask(__name__, template_folder=str(HERE / "templates"), static_folder=str(HERE / "static"),
+                static_url_path="/static")
+    key = load_secret(settings.data_dir)
+    app.secret_key = hmac.new(key, b"flask-session", hashlib.sha256).hexdigest()
+    app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict", JSON_AS_ASCII=False)
+    app.json.ensure_ascii = False
+
+    client = redis.Redis.from_url(settings.redis_url, decode_responses=True)
+    shows = Shows(client, key, settings.prefix)
+
+    options: dict[str, Any] = {"async_mode": settings.async_mode, "cors_allowed_origins": []}
+    if settings.message_queue:
+        # An explicit manager: a message_queue URL other than redis:// would silently pick Kombu.
+        options["client_manager"] = socketio_pkg.RedisManager(settings.redis_url, channel=QUEUE_CHANNEL)
+    sio = SocketIO(app, **options)
+
+    def base_url() -> str:
+        if settings.public_url:
+            return settings.public_url.rstrip("/")
+        try:
+            return request.host_url.rstrip("/")
+        except RuntimeError:
+            return ""
+
+    def publish(namespace: str, room: str, event: str, payload: dict[str, Any]) -> None:
+        sio.emit(event, payload, to=room, namespace=namespace)
+
+    service = Service(client, shows, publish, base_url, settings.prefix)
+    app.extensions["referee"] = service
+
+    # -- staff authentication --------------------------------------------------------------
+
+    def staff_from_session() -> Staff | None:
+        if session.get("staff_all"):
+            return Staff(all_shows=True)
+        allowed = session.get("staff_shows")
+        return Staff(shows=frozenset(allowed)) if allowed else None
+
+    def staff_from_pin(pin: Any, show: Any) -> Staff | None:
+        if not isinstance(pin, str):
+            return None
+        if shows.check_staff_pin(pin):
+            return Staff(all_shows=True)
+        if isinstance(show, str) and shows.exists(show) and shows.check_show_pin(show, pin):
+            return Staff(shows=frozenset({show}))
+        return None
+
+    def csrf_token() -> str:
+        if "csrf" not in session:
+            session["csrf"] = secrets.token_urlsafe(24)
+        return session["csrf"]
+
+    def csrf_ok(given: Any) -> bool:
+        return isinstance(given, str) and "csrf" in session and hmac.compare_digest(given, session["csrf"])
+
+    app.jinja_env.globals["csrf_token"] = csrf_token
+
+    def api_staff(payload: dict[str, Any]) -> Staff:
+        """Scripts send X-Staff-Pin; the console sends its session cookie plus the CSRF token."""
+        pin = request.headers.get("X-Staff-Pin")
+        if pin is not None:
+            staff = staff_from_pin(pin, payload.get("show"))
+            if staff is None:
+                raise RuleError("auth/bad_pin", "PIN이 맞지 않습니다", "Wrong PIN")
+            return staff
+        staff = staff_from_session()
+        if staff is None:
+            raise RuleError("auth/staff_only", "스태프 로그인이 필요합니다", "Staff login required")
+        if not csrf_ok(request.headers.get("X-CSRF-Token")):
+            raise RuleError("auth/csrf", "보안 토큰이 맞지 않습니다. 페이지를 새로 고치세요",
+                            "Security token mismatch; reload the page")
+        return staff
+
+    # -- security headers on every response ------------------------------------------------
+
+    @app.after_request
+    def headers(resp: Response) -> Response:
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("Referrer-Policy", "no-referrer")
+        resp.headers.setdefault("X-Frame-Options", "DENY")
+        resp.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; style-src 'self'; "
+            "script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        )
+        if request.path.startswith(("/p", "/join", "/console", "/api")):
+            resp.headers["Cache-Control"] = "no-store"
+        return resp
+
+    # -- pages ------------------------------------------------------------------------------
+
+    @app.get("/")
+    def index() -> Response:
+        return redirect("/console")
+
+    @app.get("/favicon.ico")
+    def favicon() -> Response:
+        return Response(status=204)
+
+    @app.get("/healthz")
+    def healthz() -> Response:
+        client.ping()
+        return jsonify(ok=True)
+
+    @app.route("/console/login", methods=["GET", "POST"])
+    def login() -> Any:
+        error = None
+        if request.method == "POST":
+            show = request.form.get("show") or None
+            if not csrf_ok(request.form.get("csrf")):
+                error = "auth/csrf"
+            else:
+                staff = staff_from_pin(request.form.get("pin"), show)
+                if staff is None:
+                    error = "auth/bad_pin"
+                else:
+                    session.clear()
+                    session["staff_all"] = staff.all_shows
+                    session["staff_shows"] = sorted(staff.shows)
+                    return redirect(f"/console/{show}" if show and staff.may(show) else "/console")
+        return render_template("login.html", error=error, show=request.args.get("show", "")), 401 if error else 200
+
+    @app.post("/console/logout")
+    def logout() -> Response:
+        if csrf_ok(request.form.get("csrf")):
+            session.clear()
+        return redirect("/console/login")
+
+    @app.get("/console")
+    def console_home() -> Any:
+        staff = staff_from_session()
+        if staff is None:
+            return redirect("/console/login")
+        visible = [shows.info(s) for s in shows.ids() if staff.may(s)]
+        return render_template("console_home.html", shows=visible, staff=staff)
+
+    @app.get("/console/<show>")
+    def console(show: str) -> Any:
+        staff = staff_from_session()
+        if staff is None or not shows.exists(show) or not staff.may(show):
+            return redirect(f"/console/login?show={show}")
+        return render_template("console.html", show=shows.info(show))
+
+    @app.get("/p/<token>")
+    def phone_link(token: str) -> Response:
+        """Swap the token in the QR for an HttpOnly cookie, then show a clean URL."""
+        if shows.resolve(token) is None:
+            return Response(render_template("phone_refused.html"), status=403)
+        resp = redirect("/p")
+        resp.set_cookie(SEAT_COOKIE, token, httponly=True, samesite="Strict", max_age=7 * 24 * 3600)
+        return resp
+
+    @app.get("/p")
+    def phone() -> Any:
+        if shows.resolve(request.cookies.get(SEAT_COOKIE)) is None:
+            return redirect("/join")
+        return render_template("phone.html")
+
+    @app.route("/join", methods=["GET", "POST"])
+    def join() -> Any:
+        error = None
+        if request.method == "POST":
+            token = shows.token_for_code(request.form.get("code", ""))
+            if token is not None:
+                resp = redirect("/p")
+                resp.set_cookie(SEAT_COOKIE, token, httponly=True, samesite="Strict", max_age=7 * 24 * 3600)
+                return resp
+            error = "auth/bad_code"
+        return render_template("join.html", error=error), 403 if error else 200
+
+    @app.get("/display/<show>")
+    def display(show: str) -> Any:
+        if not shows.exists(show):
+            abort(404)
+        return render_template("display.html", show=show, overlay=request.args.get("overlay") == "1")
+
+    @app.get("/display-assets/<path:name>")
+    def display_assets(name: str) -> Response:
+        return send_from_directory(ROOT / "display", name)
+
+    @app.get("/phone-assets/<path:name>")
+    def phone_assets(name: str) -> Response:
+        return send_from_directory(ROOT / "phone", name)
+
+    @app.get("/console-assets/<path:name>")
+    def console_assets(name: str) -> Response:
+        return send_from_directory(HERE.parent / "console" / "static", name)
+
+    @app.get("/print/<show>/seat-cards.pdf")
+    def seat_cards(show: str) -> Response:
+        staff = staff_from_session()
+        if staff is None or not shows.exists(show) or not staff.may(show):
+            abort(403)
+        from .printing import seat_cards_pdf  # reportlab loads only when someone prints
+
+        pdf = seat_cards_pdf(service, show)
+        return Response(pdf, mimetype="application/pdf",
+                        headers={"Content-Disposition": f'inline; filename="{show}-seat-cards.pdf"'})
+
+    # -- the JSON API -----------------------------------------------------------------------
+
+    @app.post("/api/<command>")
+    def api_command(command: str) -> tuple[Response, int]:
+        payload = request.get_json(silent=True)
+
+        def run() -> dict[str, Any]:
+            if not isinstance(payload, dict):
+                raise RuleError("api/bad_payload", "요청 본문은 JSON 객체여야 합니다", "The request body must be a JSON object")
+            return service.command(api_staff(payload), command, payload)
+
+        out = _guard(run)
+        return jsonify(out), 200 if out["ok"] else _status(out["error"]["code"])
+
+    @app.get("/api/shows/<show>")
+    def api_show(show: str) -> tuple[Response, int]:
+        out = _guard(lambda: {"snapshot": (_reading(api_staff({"show": show}), show), service.dealer_snapshot(show))[1]})
+        return jsonify(out), 200 if out["ok"] else _status(out["error"]["code"])
+
+    @app.get("/api/shows/<show>/tables/<table>/log")
+    def api_log(show: str, table: str) -> tuple[Response, int]:
+        def run() -> dict[str, Any]:
+            _reading(api_staff({"show": show}), show)
+            if table not in shows.tables(show):
+                raise RuleError("show/no_table", f"이 쇼의 테이블이 아닙니다: {table!r}", f"Not a table of this show: {table!r}")
+            t = service.table(table)
+            return {"header": t.header, "entries": t.store.entries(table)}
+
+        out = _guard(run)
+        return jsonify(out), 200 if out["ok"] else _status(out["error"]["code"])
+
+    def _reading(staff: Staff, show: str) -> None:
+        shows.require(show)
+        if not staff.may(show):
+            raise RuleError("auth/staff_only", "이 쇼의 스태프 로그인이 필요합니다", "Staff login for this show is required")
+
+    # -- Socket.IO --------------------------------------------------------------------------
+
+    sockets: dict[str, str] = {}  # seat socket id -> token (this process's sockets only)
+
+    @sio.on("connect", namespace="/public")
+    def public_connect(auth: Any = None) -> None:
+        show = (auth or {}).get("show") if isinstance(auth, dict) else None
+        show = show or request.args.get("show")
+        if not shows.exists(show):
+            raise ConnectionRefusedError({"code": "show/no_show", "ko": "없는 쇼입니다", "en": "No such show"})
+        join_room(public_room(show))
+        sio.emit("view", service.public_snapshot(show), to=request.sid, namespace="/public")
+
+    @sio.on("*", namespace="/public")
+    def public_any(event: str, *args: Any) -> dict[str, Any]:
+        return _error(RuleError("auth/read_only", "공개 화면은 명령을 보낼 수 없습니다", "The public screen sends no commands"))
+
+    @sio.on("connect", namespace="/seat")
+    def seat_connect(auth: Any = None) -> None:
+        token = (auth or {}).get("token") if isinstance(auth, dict) else None
+        token = token or request.cookies.get(SEAT_COOKIE)
+        link = shows.resolve(token)
+        if link is None:
+            raise ConnectionRefusedError({"code": "auth/bad_link", "ko": "유효하지 않거나 재발급된 링크입니다",
+                                          "en": "This link is not valid or was re-issued"})
+        sockets[request.sid] = token
+        join_room(player_room(link.show, link.player))
+        sio.emit("view", service.seat_snapshot(link), to=request.sid, namespace="/seat")
+
+    @sio.on("disconnect", namespace="/seat")
+    def seat_disconnect(*args: Any) -> None:
+        sockets.pop(request.sid, None)
+
+    def seat_link() -> Any:
+        link = shows.resolve(sockets.get(request.sid))
+        if link is None:
+            raise RuleError("auth/link_revoked", "이 링크는 더 이상 쓸 수 없습니다. 새 카드를 받으세요",
+                            "This link no longer works; ask for a new card")
+        return link
+
+    @sio.on("submit", namespace="/seat")
+    def seat_submit(payload: Any = None) -> dict[str, Any]:
+        return _guard(lambda: service.seat_submit(seat_link(), payload))
+
+    @sio.on("sync", namespace="/seat")
+    def seat_sync(*args: Any) -> dict[str, Any]:
+        return _guard(lambda: {"snapshot": service.seat_snapshot(seat_link())})
+
+    @sio.on("*", namespace="/seat")
+    def seat_any(event: str, *args: Any) -> dict[str, Any]:
+        return _error(RuleError("auth/not_allowed", f"휴대폰에서 보낼 수 없는 명령입니다: {event}",
+                                f"Phones cannot send {event}", event=event))
+
+    dealers: dict[str, Staff] = {}
+
+    @sio.on("connect", namespace="/dealer")
+    def dealer_connect(auth: Any = None) -> None:
+        auth = auth if isinstance(auth, dict) else {}
+        show = auth.get("show") or request.args.get("show")
+        staff = staff_from_session() if auth.get("pin") is None else staff_from_pin(auth.get("pin"), show)
+        if staff is None or not shows.exists(show) or not staff.may(show):
+            raise ConnectionRefusedError({"code": "auth/staff_only", "ko": "스태프 로그인이 필요합니다",
+                                          "en": "Staff login required"})
+        dealers[request.sid] = staff
+        join_room(dealer_room(show))
+        sio.emit("show", service.dealer_snapshot(show), to=request.sid, namespace="/dealer")
+
+    @sio.on("disconnect", namespace="/dealer")
+    def dealer_disconnect(*args: Any) -> None:
+        dealers.pop(request.sid, None)
+
+    @sio.on("command", namespace="/dealer")
+    def dealer_command(payload: Any = None) -> dict[str, Any]:
+        payload = payload if isinstance(payload, dict) else {}
+        staff = dealers.get(request.sid, Staff())
+        return _guard(lambda: service.command(staff, payload.get("command"), payload.get("args")))
+
+    @sio.on("*", namespace="/dealer")
+    def dealer_any(event: str, *args: Any) -> dict[str, Any]:
+        return _error(RuleError("api/unknown_event", f"알 수 없는 이벤트입니다: {event}", f"Unknown event: {event}",
+                                event=event))
+
+    return app, sio
+
+
+def _status(code: str) -> int:
+    if code.startswith("auth/"):
+        return 401 if code in ("auth/staff_only", "auth/bad_pin") else 403
+    if code == "server/error":
+        return 500
+    if code.endswith(("no_show", "no_table")):
+        return 404
+    return 400 if code.startswith("api/") else 409

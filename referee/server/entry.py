@@ -1,0 +1,104 @@
+"""The server's entry point: the only place that patches the standard library for eventlet.
+
+``eventlet.monkey_patch()`` must run before Flask, redis or the app are imported, so this
+module imports them inside ``serve`` only, after choosing the async mode.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import secrets
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+ASYNC_MODES = ("eventlet", "threading")
+
+DEMO_SHOW = "demo"
+DEMO_PLAYERS = ("김하나", "이두리")
+DEMO_PIN = "1234"
+
+
+@dataclass
+class ServeOptions:
+    host: str = "0.0.0.0"
+    port: int = 5000
+    data_dir: str | None = None
+    pin: str | None = None
+    async_mode: str = "eventlet"
+    public_url: str | None = None
+    demo: bool = False
+    max_clients: int = 10_000
+
+
+def lan_address() -> str:
+    """The first non-loopback IPv4 address of this machine, for links printed on cards."""
+    import psutil
+
+    for name, addresses in sorted(psutil.net_if_addrs().items()):
+        for addr in addresses:
+            if addr.family.name == "AF_INET" and not addr.address.startswith("127.") and name != "lo":
+                return addr.address
+    return "127.0.0.1"
+
+
+def serve(opts: ServeOptions) -> int:
+    if opts.async_mode not in ASYNC_MODES:
+        print(f"unknown async mode {opts.async_mode!r}; use one of {ASYNC_MODES}", file=sys.stderr)
+        return 2
+    if opts.async_mode == "eventlet":
+        import eventlet
+
+        eventlet.monkey_patch()
+
+    from referee.store import data_dir_from, redis_url
+
+    from .app import Settings, create_app
+    from .service import Staff
+
+    data_dir = data_dir_from(opts.data_dir)
+    host_for_links = lan_address() if opts.host in ("0.0.0.0", "") else opts.host
+    public_url = opts.public_url or f"http://{host_for_links}:{opts.port}"
+    with redis_url(data_dir) as url:
+        app, sio = create_app(Settings(redis_url=url, data_dir=data_dir, async_mode=opts.async_mode,
+                                       public_url=public_url))
+        service = app.extensions["referee"]
+        pin = opts.pin or os.environ.get("REFEREE_PIN") or (DEMO_PIN if opts.demo else None)
+        if pin:
+            service.shows.set_staff_pin(pin)
+        elif not service.shows.has_staff_pin():
+            pin = f"{secrets.randbelow(10**6):06d}"
+            service.shows.set_staff_pin(pin)
+        if opts.demo:
+            make_demo(service, Staff(all_shows=True))
+        announce(service, public_url, pin, opts.demo)
+        gc.collect()
+        gc.freeze()  # what start-up built lives for good: keep it out of full collections
+        sio.run(app, host=opts.host, port=opts.port, log_output=False, allow_unsafe_werkzeug=True,
+                **({"max_size": opts.max_clients} if opts.async_mode == "eventlet" else {}))
+    return 0
+
+
+def make_demo(service: Any, staff: Any) -> None:
+    """A ready demo show: two players at a Tricky Coin table (made once per data directory)."""
+    if service.shows.exists(DEMO_SHOW):
+        return
+    service.command(staff, "create_show", {"show": DEMO_SHOW, "name": "데모 쇼 / Demo show"})
+    for name in DEMO_PLAYERS:
+        service.command(staff, "add_player", {"show": DEMO_SHOW, "name": name})
+    service.command(staff, "create_table", {"show": DEMO_SHOW, "game": "tricky_coin", "players": list(DEMO_PLAYERS)})
+
+
+def announce(service: Any, public_url: str, pin: str | None, demo: bool) -> None:
+    lines = [
+        f"referee is serving on {public_url}",
+        f"  console   {public_url}/console" + (f"   (staff PIN {pin})" if pin else "   (staff PIN as set before)"),
+    ]
+    for show in service.shows.ids():
+        lines.append(f"  projector {public_url}/display/{show}")
+        if demo and show == DEMO_SHOW:
+            for link in service.links(show):
+                lines.append(f"  phone     {link['url']}   ({link['name']}, code {link['code']})")
+    lines.append(f"  phones without a QR: {public_url}/join")
+    print("\n".join(lines), flush=True)

@@ -1,0 +1,293 @@
+"""The show service: every staff command and every phone submission, and the fan-out.
+
+Both adapters (the JSON API and the Socket.IO namespaces) call this one class, so a command
+behaves the same whichever way it arrives. After a command the service computes each
+audience's view once and publishes it to that audience's room only; the full state is never
+sent anywhere but to the dealer.
+
+Rooms: ``dealer:{show}`` on /dealer, ``public:{show}`` on /public, ``player:{show}:{n}`` on
+/seat (a phone belongs to a player; it shows their seat at the latest table that seats them).
+Every payload carries the table version.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import redis
+
+from referee.kernel import Actor, Audience, RuleError, get_game, registry, require
+from referee.store import RedisStore
+from referee.table import Table
+
+from .shows import PlayerLink, Shows
+
+log = logging.getLogger(__name__)
+
+Publish = Callable[[str, str, str, dict[str, Any]], None]  # namespace, room, event, payload
+
+
+@dataclass(frozen=True)
+class Staff:
+    """A logged-in staff member: every show (the server PIN) or the shows whose PIN they gave."""
+
+    all_shows: bool = False
+    shows: frozenset[str] = field(default_factory=frozenset)
+
+    def may(self, show: str) -> bool:
+        return self.all_shows or show in self.shows
+
+
+def dealer_room(show: str) -> str:
+    return f"dealer:{show}"
+
+
+def public_room(show: str) -> str:
+    return f"public:{show}"
+
+
+def player_room(show: str, player: int) -> str:
+    return f"player:{show}:{player}"
+
+
+def _field(payload: dict[str, Any], name: str, kind: type | tuple[type, ...], optional: bool = False) -> Any:
+    value = payload.get(name)
+    if value is None and optional:
+        return None
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise RuleError(
+            "api/bad_field",
+            f"{name} 값이 잘못되었습니다: {value!r}",
+            f"Bad or missing field {name}: {value!r}",
+            field=name, value=value,
+        )
+    return value
+
+
+class Service:
+    def __init__(self, client: redis.Redis, shows: Shows, publish: Publish, base_url: Callable[[], str],
+                 prefix: str = "ref:") -> None:
+        self.r = client
+        self.shows = shows
+        self.store = RedisStore(client, prefix)
+        self.publish = publish
+        self.base_url = base_url
+        self._tables: dict[str, Table] = {}
+        self._lock = threading.Lock()
+
+    # -- tables ------------------------------------------------------------------------------
+
+    def table(self, table_id: str) -> Table:
+        with self._lock:
+            if table_id not in self._tables:
+                self._tables[table_id] = Table(self.store, table_id)
+            return self._tables[table_id]
+
+    def _table_of(self, staff: Staff, payload: dict[str, Any]) -> tuple[str, Table]:
+        show = self._show(staff, payload)
+        table_id = _field(payload, "table", str)
+        require(table_id in self.shows.tables(show), "show/no_table", f"이 쇼의 테이블이 아닙니다: {table_id!r}",
+                f"Not a table of this show: {table_id!r}", table=table_id)
+        return show, self.table(table_id)
+
+    def _show(self, staff: Staff, payload: dict[str, Any]) -> str:
+        show = _field(payload, "show", str)
+        self.shows.require(show)
+        require(staff.may(show), "auth/staff_only", "이 쇼의 스태프 로그인이 필요합니다",
+                "Staff login for this show is required", show=show)
+        return show
+
+    # -- staff commands ----------------------------------------------------------------------
+
+    def command(self, staff: Staff, name: Any, payload: Any) -> dict[str, Any]:
+        """Run one staff command; raises RuleError for anything wrong, changing nothing."""
+        require(isinstance(payload, dict), "api/bad_payload", "요청 본문은 JSON 객체여야 합니다",
+                "The request body must be a JSON object")
+        handler = self.COMMANDS.get(name) if isinstance(name, str) else None
+        require(handler is not None, "api/unknown_command", f"알 수 없는 명령입니다: {name!r}",
+                f"Unknown command: {name!r}", command=name)
+        return handler(self, staff, payload)
+
+    def create_show(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
+        require(staff.all_shows, "auth/staff_only", "쇼를 만들려면 서버 스태프 PIN이 필요합니다",
+                "Creating a show needs the server's staff PIN")
+        show = _field(payload, "show", str)
+        self.shows.create(show, _field(payload, "name", str), _field(payload, "pin", str, optional=True))
+        return {"show": self.shows.info(show)}
+
+    def add_player(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
+        show = self._show(staff, payload)
+        index = self.shows.add_player(show, payload.get("name"))
+        self.publish_show(show)
+        return {"index": index, "roster": self.shows.roster(show)}
+
+    def create_table(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
+        show = self._show(staff, payload)
+        game = get_game(_field(payload, "game", str))
+        players = _field(payload, "players", list)
+        roster = self.shows.roster(show)
+        for name in players:
+            require(name in roster, "show/not_on_roster", f"명단에 없는 선수입니다: {name!r}",
+                    f"Not on the roster: {name!r}", name=name)
+        require(len(set(players)) == len(players), "show/player_twice", "한 선수가 두 자리에 앉을 수 없습니다",
+                "A player cannot take two seats")
+        options = _field(payload, "options", dict, optional=True) or {}
+        seed = _field(payload, "seed", int, optional=True)
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        table_id = f"{show}-{len(self.shows.tables(show)) + 1}"
+        Table.create(self.store, table_id, game.id, players, options, seed)
+        self.shows.add_table(show, table_id)
+        self.fan_out(show, table_id, everyone=True)
+        return {"table": table_id}
+
+    def start(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
+        show, table = self._table_of(staff, payload)
+        ack = table.start(Actor.dealer())
+        self.fan_out(show, table.id)
+        return {"ack": ack.to_json()}
+
+    def move(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
+        """A dealer move, or a seat's move entered by the dealer on its behalf (``seat``)."""
+        show, table = self._table_of(staff, payload)
+        seat = _field(payload, "seat", int, optional=True)
+        actor = Actor.dealer() if seat is None else Actor.on_behalf(seat)
+        ack = table.submit(actor, payload.get("move"), _field(payload, "sid", str, optional=True))
+        self.fan_out(show, table.id)
+        return {"ack": ack.to_json()}
+
+    def void(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
+        show, table = self._table_of(staff, payload)
+        ack = table.void(Actor.dealer(), payload.get("reason"), _field(payload, "action", int, optional=True))
+        self.fan_out(show, table.id)
+        return {"ack": ack.to_json()}
+
+    def finish(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
+        show, table = self._table_of(staff, payload)
+        ack = table.finish(Actor.dealer(), str(payload.get("reason") or ""))
+        self.fan_out(show, table.id)
+        return {"ack": ack.to_json()}
+
+    def reissue(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
+        """A new card for a player (a lost phone, a photographed QR): the old link dies at once."""
+        show = self._show(staff, payload)
+        player = _field(payload, "player", int)
+        roster = self.shows.roster(show)
+        require(0 <= player < len(roster), "show/no_such_player", f"없는 선수 번호입니다: {player}",
+                f"No such player number: {player}", player=player)
+        self.shows.issue(show, player)
+        # Phones on the old link are told now; every later event re-checks the link anyway.
+        self.publish("/seat", player_room(show, player), "revoked", {"player": player})
+        self.publish_show(show)
+        return {"link": self.links(show)[player]}
+
+    def set_current(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
+        show, table = self._table_of(staff, payload)
+        self.shows.set_current(show, table.id)
+        self.fan_out(show, table.id, everyone=True)
+        return {"current": table.id}
+
+    COMMANDS: dict[str, Callable[[Service, Staff, dict[str, Any]], dict[str, Any]]] = {
+        "create_show": create_show,
+        "add_player": add_player,
+        "create_table": create_table,
+        "start": start,
+        "move": move,
+        "void": void,
+        "finish": finish,
+        "reissue": reissue,
+        "set_current": set_current,
+    }
+
+    # -- phones ------------------------------------------------------------------------------
+
+    def seat_of(self, link: PlayerLink) -> tuple[Table, int] | None:
+        """The player's table (the latest of the show that seats them) and seat there."""
+        name = self.shows.roster(link.show)[link.player]
+        for table_id in reversed(self.shows.tables(link.show)):
+            table = self.table(table_id)
+            if name in table.seats:
+                return table, table.seats.index(name)
+        return None
+
+    def seat_submit(self, link: PlayerLink, payload: Any) -> dict[str, Any]:
+        require(isinstance(payload, dict), "api/bad_payload", "제출 내용은 JSON 객체여야 합니다",
+                "A submission must be a JSON object")
+        sid = _field(payload, "sid", str)
+        seated = self.seat_of(link)
+        require(seated is not None, "table/not_seated", "지금 앉아 있는 테이블이 없습니다",
+                "You are not seated at any table")
+        table, seat = seated
+        # The phone says which table it was looking at: a move never lands on another one.
+        require(payload.get("table") == table.id, "table/changed",
+                "테이블이 바뀌었습니다. 화면을 확인하고 다시 제출하세요",
+                "The table has changed; check the screen and submit again", table=payload.get("table"))
+        ack = table.submit(Actor.of_seat(seat), payload.get("move"), sid)
+        self.fan_out(link.show, table.id)
+        return {"ack": ack.to_json()}
+
+    # -- views -------------------------------------------------------------------------------
+
+    def links(self, show: str) -> list[dict[str, Any]]:
+        out = []
+        for player, name in enumerate(self.shows.roster(show)):
+            issued = self.shows.current_link(show, player)
+            out.append({"player": player, "name": name, "token": issued.token, "code": issued.code,
+                        "url": f"{self.base_url()}/p/{issued.token}", "version": issued.link.version})
+        return out
+
+    def dealer_snapshot(self, show: str) -> dict[str, Any]:
+        info = self.shows.info(show)
+        tables = []
+        for table_id in info["tables"]:
+            table = self.table(table_id)
+            tables.append({"view": table.view(Audience.dealer()), "log": table.log(Audience.dealer())[-60:]})
+        return {"show": info, "tables": tables, "links": self.links(show), "games": _games_menu()}
+
+    def public_snapshot(self, show: str) -> dict[str, Any]:
+        info = self.shows.info(show)
+        current = info["current"]
+        view = self.table(current).view(Audience.public()) if current else None
+        return {"show": {"id": show, "name": info["name"]}, "table": view,
+                "version": view["version"] if view else 0}
+
+    def seat_snapshot(self, link: PlayerLink) -> dict[str, Any]:
+        info = self.shows.info(link.show)
+        seated = self.seat_of(link)
+        view = None if seated is None else seated[0].view(Audience.of_seat(seated[1]))
+        return {"show": {"id": link.show, "name": info["name"]}, "player": info["roster"][link.player],
+                "seat": None if seated is None else seated[1], "table": view,
+                "version": view["version"] if view else 0}
+
+    def fan_out(self, show: str, table_id: str, everyone: bool = False) -> None:
+        """Send each audience its own view, computed once per audience.
+
+        The dealer room gets the show; the projector the current table's public view; each
+        seated player's phone that seat's view (``everyone``: every player of the show, after
+        a change of which table seats whom).
+        """
+        table = self.table(table_id)
+        self.publish_show(show)
+        if self.shows.current(show) == table_id:
+            self.publish("/public", public_room(show), "view", self.public_snapshot(show))
+        roster = self.shows.roster(show)
+        players = range(len(roster)) if everyone else [roster.index(name) for name in table.seats]
+        for player in players:
+            link = PlayerLink(show, player, 0)
+            self.publish("/seat", player_room(show, player), "view", self.seat_snapshot(link))
+
+    def publish_show(self, show: str) -> None:
+        self.publish("/dealer", dealer_room(show), "show", self.dealer_snapshot(show))
+
+
+def _games_menu() -> list[dict[str, Any]]:
+    return [
+        {"id": g.id, "title": g.title.to_json(), "seats": list(g.seats), "usual_seats": g.usual_seats,
+         "options": [{"name": o.name, "default": o.default, "choices": list(o.choices), "label": o.label.to_json()}
+                     for o in g.options]}
+        for g in registry().values()
+    ]

@@ -1,0 +1,240 @@
+"""Shows on Redis: a name, a roster, a staff PIN, tables, and the seat links of phones.
+
+A phone link belongs to one player of one show (one printed card for the whole evening): the
+phone shows the player's seat at the show's latest table that seats them. The link carries a
+token of 128 bits, an HMAC of (show, player, link version) under the
+server's secret key, which lives outside Redis (``REFEREE_SECRET_KEY`` or a file in the data
+directory); Redis stores only the token's SHA-256. So a card can be printed again at any time,
+and a copy of Redis grants no seat. A link is bound to one seat of one table of one show and to
+that seat's link version: re-issuing a card bumps the version, so the old token stops working
+at once. The short fallback code printed on a card is derived and stored the same way.
+
+Keys (under the prefix): ``show:{id}`` hash (name, pin, created, current), ``show:{id}:roster``
+list, ``show:{id}:tables`` list, ``shows`` set, ``link:{sha}`` and ``code:{sha}`` bindings,
+``linkver:{show}:{player}`` the player's link version.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import redis
+
+from referee.kernel import RuleError, require
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed on a phone
+SHOW_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+
+
+def sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def hash_pin(pin: str, salt: str | None = None) -> str:
+    salt = salt or secrets.token_hex(8)
+    digest = hashlib.pbkdf2_hmac("sha256", pin.encode(), salt.encode(), 100_000).hex()
+    return f"{salt}${digest}"
+
+
+def pin_matches(pin: str, stored: str) -> bool:
+    salt, _, _ = stored.partition("$")
+    return hmac.compare_digest(hash_pin(pin, salt), stored)
+
+
+def normalise_code(code: str) -> str:
+    raw = re.sub(r"[^A-Z0-9]", "", code.upper())
+    return f"{raw[:4]}-{raw[4:]}"
+
+
+@dataclass(frozen=True)
+class PlayerLink:
+    """What a phone link grants: one player (roster index) of one show, at one link version."""
+
+    show: str
+    player: int
+    version: int
+
+
+@dataclass(frozen=True)
+class IssuedLink:
+    link: PlayerLink
+    token: str
+    code: str
+
+
+def load_secret(data_dir: str | os.PathLike[str]) -> bytes:
+    """``REFEREE_SECRET_KEY``, else a key file in the data directory (made on first use).
+
+    Every server process of one show must use the same key: they share the data directory
+    (embedded Redis) or are given the same ``REFEREE_SECRET_KEY`` (external Redis).
+    """
+    if os.environ.get("REFEREE_SECRET_KEY"):
+        return os.environ["REFEREE_SECRET_KEY"].encode()
+    path = Path(data_dir) / "secret.key"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_hex(32))
+    return path.read_text().strip().encode()
+
+
+class Shows:
+    def __init__(self, client: redis.Redis, key: bytes, prefix: str = "ref:") -> None:
+        self.r = client
+        self.key = key
+        self.p = prefix
+
+    def _derive(self, label: str, link: PlayerLink) -> bytes:
+        return hmac.new(self.key, f"{label}:{link.show}:{link.player}:{link.version}".encode(), "sha256").digest()
+
+    def credentials(self, link: PlayerLink) -> tuple[str, str]:
+        """The token and the short code of a link (the same every time they are asked for)."""
+        token = base64.urlsafe_b64encode(self._derive("token", link)[:18]).decode()
+        raw = "".join(CODE_ALPHABET[b % len(CODE_ALPHABET)] for b in self._derive("code", link)[:8])
+        return token, f"{raw[:4]}-{raw[4:]}"
+
+    # -- the server-wide staff PIN -----------------------------------------------------------------
+
+    def set_staff_pin(self, pin: str) -> None:
+        require(_pin_ok(pin), "show/bad_pin", "PIN은 4-32자의 숫자나 글자입니다", "A PIN is 4-32 digits or letters")
+        self.r.set(f"{self.p}staffpin", hash_pin(pin))
+
+    def has_staff_pin(self) -> bool:
+        return bool(self.r.exists(f"{self.p}staffpin"))
+
+    def check_staff_pin(self, pin: str) -> bool:
+        stored = self.r.get(f"{self.p}staffpin")
+        return bool(stored) and isinstance(pin, str) and pin_matches(pin, stored)
+
+    # -- shows -------------------------------------------------------------------------------------
+
+    def create(self, show: str, name: str, pin: str | None) -> None:
+        require(isinstance(show, str) and bool(SHOW_ID.match(show)), "show/bad_id",
+                f"쇼 주소는 영문 소문자, 숫자, -로 1-40자입니다: {show!r}",
+                f"A show id is 1-40 lowercase letters, digits and -: {show!r}", show=show)
+        require(isinstance(name, str) and 0 < len(name.strip()) <= 80, "show/bad_name",
+                "쇼 이름은 1-80자입니다", "A show name is 1-80 characters", name=name)
+        require(pin is None or _pin_ok(pin), "show/bad_pin", "PIN은 4-32자의 숫자나 글자입니다",
+                "A PIN is 4-32 digits or letters")
+        fields = {"name": name.strip(), "created": time.time(), "current": ""}
+        if pin:
+            fields["pin"] = hash_pin(pin)
+        created = self.r.hsetnx(f"{self.p}show:{show}", "name", fields["name"])
+        require(bool(created), "show/exists", f"이미 있는 쇼입니다: {show}", f"Show already exists: {show}", show=show)
+        self.r.hset(f"{self.p}show:{show}", mapping=fields)
+        self.r.sadd(f"{self.p}shows", show)
+
+    def exists(self, show: str) -> bool:
+        return isinstance(show, str) and bool(SHOW_ID.match(show)) and bool(self.r.exists(f"{self.p}show:{show}"))
+
+    def require(self, show: Any) -> None:
+        require(self.exists(show), "show/no_show", f"없는 쇼입니다: {show!r}", f"No such show: {show!r}", show=show)
+
+    def ids(self) -> list[str]:
+        return sorted(self.r.smembers(f"{self.p}shows"))
+
+    def info(self, show: str) -> dict[str, Any]:
+        self.require(show)
+        h = self.r.hgetall(f"{self.p}show:{show}")
+        return {
+            "id": show,
+            "name": h.get("name", show),
+            "roster": self.roster(show),
+            "tables": self.tables(show),
+            "current": h.get("current") or None,
+        }
+
+    def check_show_pin(self, show: str, pin: str) -> bool:
+        stored = self.r.hget(f"{self.p}show:{show}", "pin")
+        return bool(stored) and isinstance(pin, str) and pin_matches(pin, stored)
+
+    def roster(self, show: str) -> list[str]:
+        return self.r.lrange(f"{self.p}show:{show}:roster", 0, -1)
+
+    def add_player(self, show: str, name: Any) -> int:
+        self.require(show)
+        require(isinstance(name, str) and 0 < len(name.strip()) <= 40, "show/bad_player_name",
+                f"선수 이름은 1-40자입니다: {name!r}", f"A player name is 1-40 characters: {name!r}", name=name)
+        name = name.strip()
+        require(name not in self.roster(show), "show/duplicate_player", f"이미 있는 선수입니다: {name}",
+                f"Player already on the roster: {name}", name=name)
+        index = self.r.rpush(f"{self.p}show:{show}:roster", name) - 1
+        self.issue(show, index)
+        return index
+
+    def tables(self, show: str) -> list[str]:
+        return self.r.lrange(f"{self.p}show:{show}:tables", 0, -1)
+
+    def add_table(self, show: str, table: str) -> None:
+        self.r.rpush(f"{self.p}show:{show}:tables", table)
+        self.set_current(show, table)
+
+    def set_current(self, show: str, table: str) -> None:
+        require(table in self.tables(show), "show/no_table", f"이 쇼의 테이블이 아닙니다: {table!r}",
+                f"Not a table of this show: {table!r}", table=table)
+        self.r.hset(f"{self.p}show:{show}", "current", table)
+
+    def current(self, show: str) -> str | None:
+        return self.r.hget(f"{self.p}show:{show}", "current") or None
+
+    # -- phone links --------------------------------------------------------------------------
+
+    def issue(self, show: str, player: int) -> IssuedLink:
+        """A new phone link for a player; every earlier link of that player stops working."""
+        version = int(self.r.incr(f"{self.p}linkver:{show}:{player}"))
+        link = PlayerLink(show, player, version)
+        token, code = self.credentials(link)
+        value = json.dumps(link.__dict__)
+        pipe = self.r.pipeline()
+        pipe.set(f"{self.p}link:{sha(token)}", value)
+        pipe.set(f"{self.p}code:{sha(code)}", value)
+        pipe.execute()
+        return IssuedLink(link, token, code)
+
+    def current_link(self, show: str, player: int) -> IssuedLink:
+        link = PlayerLink(show, player, int(self.r.get(f"{self.p}linkver:{show}:{player}") or 0))
+        return IssuedLink(link, *self.credentials(link))
+
+    def resolve(self, token: Any) -> PlayerLink | None:
+        """The player a token grants now, or None (unknown, malformed, or re-issued since)."""
+        if not isinstance(token, str) or not 10 <= len(token) <= 64:
+            return None
+        return self._current(self.r.get(f"{self.p}link:{sha(token)}"))
+
+    def resolve_code(self, code: Any) -> PlayerLink | None:
+        if not isinstance(code, str) or len(code) > 20:
+            return None
+        return self._current(self.r.get(f"{self.p}code:{sha(normalise_code(code))}"))
+
+    def token_for_code(self, code: str) -> str | None:
+        """The token of the link a typed code stands for (the cookie then holds the token)."""
+        link = self.resolve_code(code)
+        return None if link is None else self.credentials(link)[0]
+
+    def _current(self, raw: str | None) -> PlayerLink | None:
+        if raw is None:
+            return None
+        link = PlayerLink(**json.loads(raw))
+        return link if link.version == int(self.r.get(f"{self.p}linkver:{link.show}:{link.player}") or 0) else None
+
+
+def _pin_ok(pin: Any) -> bool:
+    return isinstance(pin, str) and 4 <= len(pin) <= 32 and pin.isalnum()
+
+
+def no_permission() -> RuleError:
+    return RuleError("auth/staff_only", "스태프 로그인이 필요합니다", "Staff login required")

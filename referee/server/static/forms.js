@@ -1,0 +1,194 @@
+// Generic decision forms, built from the game contract's decisions: the phones and the
+// console render every game with this, so a new game needs no form code. Shapes: one, some
+// (exactly k), assign (every item to a place), number (low..high), text.
+(function () {
+  "use strict";
+  const { tr, el } = window.I18N;
+
+  function newSid() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return Date.now().toString(36) + Math.random().toString(36).slice(2);
+  }
+
+  function labelOf(options, value) {
+    const found = (options || []).find(function (o) { return o.value === value || String(o.value) === String(value); });
+    return found ? tr(found.label) : String(value);
+  }
+
+  function fieldControl(field, values, changed) {
+    const box = el("div", { class: "field field-" + field.shape, "data-field": field.name });
+    box.appendChild(el("div", { class: "field-label", text: field.label }));
+    if (field.shape === "one" || field.shape === "some") {
+      const grid = el("div", { class: "options" });
+      field.options.forEach(function (option) {
+        const picked = field.shape === "one" ? values[field.name] === option.value
+          : (values[field.name] || []).indexOf(option.value) >= 0;
+        grid.appendChild(el("button", {
+          type: "button", class: "option" + (picked ? " picked" : ""), "aria-pressed": String(picked),
+          "data-value": String(option.value),
+          onclick: function () {
+            if (field.shape === "one") values[field.name] = option.value;
+            else {
+              const list = (values[field.name] || []).slice();
+              const at = list.indexOf(option.value);
+              if (at >= 0) list.splice(at, 1); else if (list.length < field.k) list.push(option.value);
+              values[field.name] = list;
+            }
+            changed();
+          },
+        }, [el("span", { class: "option-label", text: option.label }),
+            option.hint ? el("span", { class: "option-hint", text: option.hint }) : null]));
+      });
+      box.appendChild(grid);
+      if (field.shape === "some") {
+        box.appendChild(el("div", { class: "count" }, (values[field.name] || []).length + " / " + field.k));
+      }
+    } else if (field.shape === "assign") {
+      const chosen = values[field.name] || (values[field.name] = {});
+      field.items.forEach(function (item) {
+        const row = el("div", { class: "assign-row" }, [el("span", { class: "assign-item", text: item.label })]);
+        field.options.forEach(function (place) {
+          const picked = chosen[String(item.value)] === place.value;
+          row.appendChild(el("button", {
+            type: "button", class: "option small" + (picked ? " picked" : ""), "aria-pressed": String(picked),
+            "data-item": String(item.value), "data-value": String(place.value),
+            onclick: function () { chosen[String(item.value)] = place.value; changed(); },
+          }, [el("span", { text: place.label })]));
+        });
+        box.appendChild(row);
+      });
+    } else if (field.shape === "number") {
+      const input = el("input", { type: "number", inputmode: "numeric", min: field.low, max: field.high,
+                                  value: values[field.name] != null ? values[field.name] : "", class: "number" });
+      input.addEventListener("input", function () {
+        values[field.name] = input.value === "" ? null : Number(input.value);
+        changed(true);
+      });
+      function step(by) {
+        const now = values[field.name] != null ? values[field.name] : (field.low || 0) - by;
+        let next = now + by;
+        if (field.low != null) next = Math.max(field.low, next);
+        if (field.high != null) next = Math.min(field.high, next);
+        values[field.name] = next;
+        changed();
+      }
+      box.appendChild(el("div", { class: "stepper" }, [
+        el("button", { type: "button", class: "option small", onclick: function () { step(-1); } }, "−"),
+        input,
+        el("button", { type: "button", class: "option small", onclick: function () { step(1); } }, "+"),
+      ]));
+      if (field.low != null || field.high != null) {
+        box.appendChild(el("div", { class: "hint" }, (field.low != null ? field.low : "") + " – " + (field.high != null ? field.high : "")));
+      }
+    } else {
+      const area = el("textarea", { maxlength: 500, rows: 2 });
+      area.value = values[field.name] || "";
+      area.addEventListener("input", function () { values[field.name] = area.value; changed(true); });
+      box.appendChild(area);
+    }
+    return box;
+  }
+
+  function complete(field, value) {
+    if (value == null || value === "") return false;
+    if (field.shape === "some") return value.length === field.k;
+    if (field.shape === "assign") return field.items.every(function (i) { return value[String(i.value)] != null; });
+    if (field.shape === "number") {
+      return Number.isInteger(value) && (field.low == null || value >= field.low) && (field.high == null || value <= field.high);
+    }
+    return true;
+  }
+
+  function summary(field, value) {
+    if (field.shape === "one") return labelOf(field.options, value);
+    if (field.shape === "some") return value.map(function (v) { return labelOf(field.options, v); }).join(", ");
+    if (field.shape === "assign") {
+      return field.items.map(function (i) {
+        return tr(i.label) + " → " + labelOf(field.options, value[String(i.value)]);
+      }).join(", ");
+    }
+    return String(value);
+  }
+
+  // Render `decision` into `root`. `submit(move, sid)` returns a promise of the server's ack.
+  // The pending submission (move and id) is kept in sessionStorage under `memoryKey`, so a
+  // reload or a lost connection resends the very same submission, which applies once.
+  function render(root, decision, options) {
+    const values = {};
+    const memoryKey = options.memoryKey;
+    const formId = newSid();
+    root.dataset.form = formId;
+    let stage = "choose";
+    let pending = memoryKey ? JSON.parse(sessionStorage.getItem(memoryKey) || "null") : null;
+    if (pending && pending.move && pending.move.type === decision.move) stage = "confirm";
+    else pending = null;
+    let error = null;
+
+    function draw(keepFocus) {
+      if (keepFocus || root.dataset.form !== formId) return;  // typing, or a newer form took over
+      root.replaceChildren();
+      root.appendChild(el("h2", { class: "prompt", text: decision.prompt }));
+      if (options.caption) root.appendChild(el("div", { class: "caption" }, options.caption));
+      if (error) root.appendChild(el("p", { class: "error", role: "alert", "data-code": error.code }, I18N.errorText(error)));
+      if (stage === "choose") {
+        decision.fields.forEach(function (field) { root.appendChild(fieldControl(field, values, draw)); });
+        const ready = decision.fields.every(function (f) { return complete(f, values[f.name]); });
+        root.appendChild(el("button", {
+          type: "button", class: "big primary next", disabled: !ready,
+          onclick: function () {
+            const move = { type: decision.move };
+            decision.fields.forEach(function (f) { move[f.name] = values[f.name]; });
+            pending = { move: move, sid: newSid() };
+            if (memoryKey) sessionStorage.setItem(memoryKey, JSON.stringify(pending));
+            stage = options.confirm === false ? "sending" : "confirm";
+            error = null;
+            if (stage === "sending") send(); else draw();
+          },
+        }, [el("span", { text: I18N.both("다음", "Next") })]));
+      } else {
+        const list = el("dl", { class: "confirm-list" });
+        decision.fields.forEach(function (f) {
+          list.appendChild(el("dt", { text: f.label }));
+          list.appendChild(el("dd", {}, summary(f, pending.move[f.name])));
+        });
+        root.appendChild(el("p", { class: "confirm-q", text: I18N.both("이대로 제출할까요?", "Submit this?") }));
+        root.appendChild(list);
+        root.appendChild(el("div", { class: "confirm-actions" }, [
+          el("button", { type: "button", class: "big", disabled: stage === "sending",
+                         onclick: function () { forget(); stage = "choose"; draw(); } },
+             [el("span", { text: I18N.both("고치기", "Change") })]),
+          el("button", { type: "button", class: "big primary submit", disabled: stage === "sending",
+                         onclick: send },
+             [el("span", { text: stage === "sending" ? I18N.both("보내는 중…", "Sending…") : I18N.both("제출", "Submit") })]),
+        ]));
+      }
+    }
+
+    function forget() {
+      pending = null;
+      if (memoryKey) sessionStorage.removeItem(memoryKey);
+    }
+
+    function send() {
+      stage = "sending";
+      draw();
+      options.submit(pending.move, pending.sid).then(function (ack) {
+        if (ack && ack.ok) {
+          const sent = pending;
+          forget();
+          if (options.onDone) options.onDone(sent, ack);
+        } else {
+          error = ack ? ack.error : null;
+          // A refused move is dropped (it changed nothing); a timeout keeps it for a resend.
+          if (!error || error.code !== "net/timeout") { forget(); stage = "choose"; } else stage = "confirm";
+          draw();
+        }
+      });
+    }
+
+    draw();
+    I18N.onChange(function () { draw(); });
+  }
+
+  window.Forms = { render: render, newSid: newSid, labelOf: labelOf };
+})();

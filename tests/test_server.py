@@ -1,0 +1,292 @@
+"""The show server, live: real python-socketio clients against `referee serve` on loopback,
+with its real embedded Redis. Each test makes its own show."""
+
+from __future__ import annotations
+
+import json
+import random
+import uuid
+
+import pytest
+import requests
+import socketio
+
+from referee.kernel import Audience
+from referee.store import MemoryStore
+from referee.table import Table
+
+from .live import PIN, Client, LiveServer
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    live = LiveServer(tmp_path_factory.mktemp("server")).start()
+    yield live
+    live.stop()
+
+
+def new_show(server: LiveServer, players=("김하나", "이두리")) -> tuple[str, str, list[dict]]:
+    show = "s" + uuid.uuid4().hex[:10]
+    server.ok("create_show", show=show, name=f"쇼 {show}")
+    for name in players:
+        server.ok("add_player", show=show, name=name)
+    table = server.ok("create_table", show=show, game="tricky_coin", players=list(players), seed=5)["table"]
+    return show, table, server.snapshot(show)["links"]
+
+
+def clients(server: LiveServer, show: str, links: list[dict]) -> tuple[Client, list[Client], Client]:
+    public = Client(server.url, "/public", {"show": show})
+    phones = [Client(server.url, "/seat", {"token": link["token"]}) for link in links]
+    dealer = Client(server.url, "/dealer", {"show": show, "pin": PIN})
+    return public, phones, dealer
+
+
+def close(*many) -> None:
+    for c in many:
+        for one in c if isinstance(c, list) else [c]:
+            one.close()
+
+
+def json_move(decision: dict, rnd: random.Random) -> dict:
+    """A random legal move for a decision as the phones receive it (JSON), one-choice fields."""
+    return {"type": decision["move"], **{f["name"]: rnd.choice(f["options"])["value"] for f in decision["fields"]}}
+
+
+def at_version(version: int):
+    return lambda event, p: event == "view" and p["version"] >= version
+
+
+def test_each_audience_receives_only_its_own_view(server):
+    show, table, links = new_show(server)
+    public, phones, dealer = clients(server, show, links)
+    try:
+        server.ok("start", show=show, table=table)
+        ack = phones[0].call("submit", {"table": table, "move": {"type": "put_coin", "coin": 20}, "sid": "a1"})
+        assert ack["ok"], ack
+        version = ack["ack"]["version"]
+
+        pub = public.wait_for(at_version(version))["table"]
+        assert pub["audience"] == "public" and pub["decisions"] == []
+        assert all(not {"hand", "box", "token"} & set(s) for s in pub["state"]["seats"])
+        assert pub["state"]["seats"][0]["box_count"] == 1
+
+        mine = phones[0].wait_for(at_version(version))
+        assert mine["player"] == "김하나" and mine["seat"] == 0
+        assert mine["table"]["audience"] == "seat:0"
+        assert mine["table"]["state"]["seats"][0]["box"] == [20]
+        assert "box" not in mine["table"]["state"]["seats"][1]
+
+        theirs = phones[1].wait_for(at_version(version))
+        assert theirs["table"]["audience"] == "seat:1"
+        assert "box" not in theirs["table"]["state"]["seats"][0]
+        assert [d["seat"] for d in theirs["table"]["decisions"]] == [1]
+
+        staff = dealer.wait_for(lambda e, p: e == "show" and p["tables"][0]["view"]["version"] >= version)
+        assert staff["tables"][0]["view"]["state"]["seats"][0]["box"] == [20]
+        # Nothing but the public view ever reached the projector's socket.
+        for event, payload in public.history:
+            assert event == "view" and (payload["table"] is None or payload["table"]["audience"] == "public")
+        for event, payload in phones[1].history:
+            assert event == "view" and payload["table"]["audience"] == "seat:1"
+    finally:
+        close(public, phones, dealer)
+
+
+def test_public_socket_never_carries_a_coin_before_its_box_opens(server):
+    """Whole matches through the phones: every public payload equals the public view of the
+    log at its version (whose secrecy the pure counterfactual test proves), and none names a
+    coin that is still in a closed box."""
+    for seed in range(3):
+        show, table, links = new_show(server)
+        public, phones, dealer = clients(server, show, links)
+        rnd = random.Random(seed)
+        try:
+            server.ok("start", show=show, table=table)
+            while True:
+                views = [p.wait_for(lambda e, x: e == "view") if p.latest() is None else p.latest() for p in phones]
+                current = max(views, key=lambda v: v["version"])
+                if current["table"]["result"]:
+                    break
+                for phone in phones:
+                    decisions = phone.latest()["table"]["decisions"]
+                    if decisions:
+                        ack = phone.call("submit", {"table": table, "move": json_move(decisions[0], rnd),
+                                                    "sid": uuid.uuid4().hex})
+                        assert ack["ok"], ack
+                        phone.wait_for(at_version(ack["ack"]["version"]))
+                        break
+            log = server.log_of(show, table)
+            final = log["entries"][-1]["v"]
+            public.wait_for(at_version(final))
+            for _event, payload in public.history:
+                view = payload["table"]
+                if view is None or not view["started"]:
+                    continue
+                cut = MemoryStore()
+                cut.create(table, log["header"])
+                cut.append(table, 0, log["entries"][: view["version"]])
+                assert view == json.loads(json.dumps(Table(cut, table).view(Audience.public()))), "public payload differs"
+                secret_boxes = [s for s in Table(cut, table).view(Audience.dealer())["state"]["seats"] if s["box"]]
+                for seat in secret_boxes:
+                    assert "box" not in view["state"]["seats"][seat["seat"]]
+        finally:
+            close(public, phones, dealer)
+
+
+def test_a_seat_cannot_act_for_another_seat_or_as_dealer(server):
+    show, table, links = new_show(server)
+    public, phones, dealer = clients(server, show, links)
+    try:
+        server.ok("start", show=show, table=table)
+        before = server.log_of(show, table)["entries"]
+        ack = phones[0].call("submit", {"table": table, "move": {"type": "put_coin", "coin": 5}, "sid": "x1"})
+        assert ack["ok"]
+        again = phones[0].call("submit", {"table": table, "move": {"type": "put_coin", "coin": 5}, "sid": "x2"})
+        assert not again["ok"] and again["error"]["code"] == "move/not_owed"
+        for event in ("command", "start", "void"):
+            refused = phones[0].call(event, {"command": "void", "args": {"show": show, "table": table, "reason": "x"}})
+            assert not refused["ok"] and refused["error"]["code"].startswith("auth/")
+        refused = public.call("command", {"command": "start", "args": {"show": show, "table": table}})
+        assert not refused["ok"] and refused["error"]["code"] == "auth/read_only"
+        assert len(server.log_of(show, table)["entries"]) == len(before) + 1
+    finally:
+        close(public, phones, dealer)
+
+
+def test_forged_and_reissued_links_are_refused(server):
+    show, table, links = new_show(server)
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        Client(server.url, "/seat", {"token": "A" * 24})
+    assert requests.get(f"{server.url}/p/{'B' * 24}", allow_redirects=False, timeout=10).status_code == 403
+
+    old = Client(server.url, "/seat", {"token": links[0]["token"]})
+    try:
+        server.ok("start", show=show, table=table)
+        new_link = server.ok("reissue", show=show, player=0)["link"]
+        assert new_link["token"] != links[0]["token"] and new_link["code"] != links[0]["code"]
+        old.wait_for(lambda e, p: e == "revoked")
+        refused = old.call("submit", {"table": table, "move": {"type": "put_coin", "coin": 1}, "sid": "r1"})
+        assert not refused["ok"] and refused["error"]["code"] == "auth/link_revoked"
+    finally:
+        old.close()
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        Client(server.url, "/seat", {"token": links[0]["token"]})
+    assert requests.get(f"{server.url}/p/{links[0]['token']}", allow_redirects=False, timeout=10).status_code == 403
+    fresh = Client(server.url, "/seat", {"token": new_link["token"]})
+    try:
+        assert fresh.wait_for(lambda e, p: e == "view")["player"] == "김하나"
+    finally:
+        fresh.close()
+
+
+def test_phone_link_becomes_a_cookie_and_a_code_works_too(server):
+    show, table, links = new_show(server)
+    session = requests.Session()
+    first = session.get(f"{server.url}/p/{links[1]['token']}", allow_redirects=False, timeout=10)
+    assert first.status_code == 302 and first.headers["Location"].endswith("/p")
+    assert "HttpOnly" in first.headers["Set-Cookie"] and "SameSite=Strict" in first.headers["Set-Cookie"]
+    assert first.headers["Referrer-Policy"] == "no-referrer"
+    assert session.get(f"{server.url}/p", timeout=10).status_code == 200
+    by_code = requests.Session()
+    bad = by_code.post(f"{server.url}/join", data={"code": "ZZZZ-ZZZZ"}, allow_redirects=False, timeout=10)
+    assert bad.status_code == 403
+    good = by_code.post(f"{server.url}/join", data={"code": links[1]["code"].lower()}, allow_redirects=False,
+                        timeout=10)
+    assert good.status_code == 302 and by_code.get(f"{server.url}/p", timeout=10).status_code == 200
+
+
+def test_the_same_submission_id_applies_once(server):
+    show, table, links = new_show(server)
+    public, phones, dealer = clients(server, show, links)
+    try:
+        server.ok("start", show=show, table=table)
+        move = {"table": table, "move": {"type": "put_coin", "coin": 10}, "sid": "same-id"}
+        first, second = phones[1].call("submit", move), phones[1].call("submit", move)
+        assert first["ok"] and second["ok"] and second["ack"]["duplicate"]
+        assert first["ack"]["version"] == second["ack"]["version"]
+        puts = [e for e in server.log_of(show, table)["entries"] if e["event"]["type"] == "CoinPut"]
+        assert len(puts) == 1
+        # Through the API too (the dealer entering a move for a seat whose phone died).
+        api = dict(show=show, table=table, seat=0, move={"type": "put_coin", "coin": 1}, sid="api-1")
+        a, b = server.api("move", **api), server.api("move", **api)
+        assert a["ok"] and b["ok"] and b["ack"]["duplicate"]
+        entries = server.log_of(show, table)["entries"]
+        assert [e["actor"] for e in entries if e["event"]["type"] == "CoinPut"] == ["seat:1", "dealer>seat:0"]
+    finally:
+        close(public, phones, dealer)
+
+
+def test_a_reconnecting_phone_gets_the_current_state(server):
+    show, table, links = new_show(server)
+    public, phones, dealer = clients(server, show, links)
+    try:
+        server.ok("start", show=show, table=table)
+        phones[0].close()
+        ack = phones[1].call("submit", {"table": table, "move": {"type": "put_coin", "coin": 5}, "sid": "c1"})
+        server.ok("move", show=show, table=table, seat=0, move={"type": "put_coin", "coin": 20}, sid="c2")
+        back = Client(server.url, "/seat", {"token": links[0]["token"]})
+        try:
+            first = back.wait_for(lambda e, p: e == "view")
+            assert first["version"] > ack["ack"]["version"]
+            assert first["table"]["state"]["step"] == "token"
+            assert first["table"]["state"]["seats"][0]["box"] == [20]
+            synced = back.call("sync")
+            assert synced["ok"] and synced["snapshot"]["version"] == first["version"]
+        finally:
+            back.close()
+    finally:
+        close(public, phones[1:], dealer)
+
+
+def test_dealer_void_refolds_and_keeps_the_log(server):
+    show, table, links = new_show(server)
+    server.ok("start", show=show, table=table)
+    server.ok("move", show=show, table=table, seat=0, move={"type": "put_coin", "coin": 20}, sid="v1")
+    refused = server.api("void", show=show, table=table, reason="")
+    assert not refused["ok"] and refused["error"]["code"] == "table/void_needs_reason"
+    server.ok("void", show=show, table=table, reason="잘못 입력 / wrong coin")
+    view = server.snapshot(show)["tables"][0]["view"]
+    assert view["state"]["seats"][0]["box"] == [] and view["state"]["seats"][0]["hand"]["20"] == 2
+    entries = server.log_of(show, table)["entries"]
+    assert [e["event"]["type"] for e in entries] == ["table.started", "CoinPut", "table.voided"]
+    assert entries[-1]["event"]["data"]["reason"] == "잘못 입력 / wrong coin"
+
+
+def test_api_needs_staff_and_reports_clear_errors(server):
+    show, table, links = new_show(server)
+    no_pin = server.api("start", pin=None, show=show, table=table)
+    assert no_pin["error"]["code"] == "auth/staff_only"
+    wrong = server.api("start", pin="0000", show=show, table=table)
+    assert wrong["error"]["code"] == "auth/bad_pin" and wrong["error"]["ko"] and wrong["error"]["en"]
+    unknown = server.api("explode", show=show)
+    assert unknown["error"]["code"] == "api/unknown_command" and "explode" in unknown["error"]["en"]
+    bad_move = server.api("move", show=show, table=table, seat=0, move={"type": "put_coin", "coin": 7}, sid="b1")
+    assert bad_move["error"]["code"] == "table/not_started"
+    server.ok("start", show=show, table=table)
+    bad_move = server.api("move", show=show, table=table, seat=0, move={"type": "put_coin", "coin": 7}, sid="b2")
+    assert bad_move["error"]["code"] == "coin/no_such_coin" and "7" in bad_move["error"]["ko"]
+    response = requests.post(f"{server.url}/api/start", data="not json", headers={"X-Staff-Pin": PIN}, timeout=10)
+    assert response.status_code == 400 and response.json()["error"]["code"] == "api/bad_payload"
+    # A logged-in browser session still needs the CSRF token.
+    browser = requests.Session()
+    page = browser.get(f"{server.url}/console/login", timeout=10).text
+    csrf = page.split('name="csrf" value="')[1].split('"')[0]
+    assert browser.post(f"{server.url}/console/login", data={"pin": PIN, "csrf": csrf}, timeout=10).ok
+    no_token = browser.post(f"{server.url}/api/start", json={"show": show, "table": table}, timeout=10)
+    assert no_token.status_code == 403 and no_token.json()["error"]["code"] == "auth/csrf"
+    assert server.log_of(show, table)["entries"][-1]["event"]["type"] == "table.started"
+
+
+def test_pages_are_served_locally_with_security_headers(server):
+    show, table, links = new_show(server)
+    for path in (f"/display/{show}", f"/display/{show}?overlay=1", "/console/login", "/join",
+                 "/static/vendor/socket.io.min.js", "/static/live.js", "/static/forms.js", "/display-assets/display.js",
+                 "/phone-assets/phone.js", "/console-assets/console.js"):
+        response = requests.get(server.url + path, timeout=10)
+        assert response.status_code == 200, path
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert "default-src 'self'" in response.headers["Content-Security-Policy"]
+        if path.endswith(".html") or "." not in path.rsplit("/", 1)[-1]:
+            assert "http://" not in response.text.replace(server.url, "") and "https://" not in response.text
+    assert requests.get(f"{server.url}/console", allow_redirects=False, timeout=10).status_code == 302
+    assert requests.get(f"{server.url}/print/{show}/seat-cards.pdf", timeout=10).status_code == 403
