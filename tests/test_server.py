@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 import uuid
 
 import pytest
@@ -290,3 +292,22 @@ def test_pages_are_served_locally_with_security_headers(server):
             assert "http://" not in response.text.replace(server.url, "") and "https://" not in response.text
     assert requests.get(f"{server.url}/console", allow_redirects=False, timeout=10).status_code == 302
     assert requests.get(f"{server.url}/print/{show}/seat-cards.pdf", timeout=10).status_code == 403
+
+
+def test_seat_cards_print_from_the_console_and_the_command_line(server, tmp_path):
+    show, table, links = new_show(server)
+    browser = requests.Session()
+    page = browser.get(f"{server.url}/console/login", timeout=10).text
+    csrf = page.split('name="csrf" value="')[1].split('"')[0]
+    browser.post(f"{server.url}/console/login", data={"pin": PIN, "csrf": csrf, "show": show}, timeout=10)
+    pdf = browser.get(f"{server.url}/print/{show}/seat-cards.pdf", timeout=60)
+    assert pdf.status_code == 200 and pdf.headers["Content-Type"] == "application/pdf"
+    assert pdf.content.startswith(b"%PDF")
+    out = tmp_path / "cards.pdf"
+    done = subprocess.run([sys.executable, "-m", "referee.cli", "print", "seat-cards", show, "--data-dir",
+                           str(server.data_dir), "--public-url", server.url, "--out", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout
+    for link in links:  # the same cards: the links are derived, so printing twice gives the same codes
+        assert link["name"] in text and link["code"] in text
