@@ -83,14 +83,15 @@ class Game:
             )
 
 
-def registry() -> dict[str, Game]:
-    """Every game under ``referee.games``, by id (its module name)."""
+def registry(extra: tuple[str, ...] = ()) -> dict[str, Game]:
+    """Every game under ``referee.games``, by id (its module name), plus the games of the
+    modules named in `extra` (a show's own game, loaded by module path)."""
     from referee import games
 
+    names = [f"{games.__name__}.{info.name}" for info in pkgutil.iter_modules(games.__path__)] + list(extra)
     found: dict[str, Game] = {}
-    for info in pkgutil.iter_modules(games.__path__):
-        module = importlib.import_module(f"{games.__name__}.{info.name}")
-        game = getattr(module, "GAME", None)
+    for name in names:
+        game = getattr(importlib.import_module(name), "GAME", None)
         if isinstance(game, Game):
             found[game.id] = game
     return dict(sorted(found.items()))

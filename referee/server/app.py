@@ -20,7 +20,7 @@ import socketio as socketio_pkg
 from flask import Flask, Response, abort, jsonify, redirect, render_template, request, send_from_directory, session
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 
-from referee.kernel import RuleError
+from referee.kernel import RuleError, registry
 from referee.store.base import StoreError
 
 from .service import Service, Staff, dealer_room, player_room, public_room
@@ -42,6 +42,7 @@ class Settings:
     message_queue: bool = True  # several processes share one show through the Redis queue
     public_url: str | None = None  # the base of phone links (the LAN address); default: the request's
     prefix: str = "ref:"
+    extra_games: tuple[str, ...] = ()  # modules of a show's own games (REFEREE_EXTRA_GAMES)
 
 
 def _error(err: RuleError | StoreError) -> dict[str, Any]:
@@ -87,7 +88,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     def publish(namespace: str, room: str, event: str, payload: dict[str, Any]) -> None:
         sio.emit(event, payload, to=room, namespace=namespace)
 
-    service = Service(client, shows, publish, base_url, settings.prefix)
+    service = Service(client, shows, publish, base_url, settings.prefix, registry(settings.extra_games))
     app.extensions["referee"] = service
 
     # -- staff authentication --------------------------------------------------------------

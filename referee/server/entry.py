@@ -61,8 +61,9 @@ def serve(opts: ServeOptions) -> int:
     host_for_links = lan_address() if opts.host in ("0.0.0.0", "") else opts.host
     public_url = opts.public_url or f"http://{host_for_links}:{opts.port}"
     with redis_url(data_dir) as url:
+        extra = tuple(m for m in os.environ.get("REFEREE_EXTRA_GAMES", "").split(",") if m.strip())
         app, sio = create_app(Settings(redis_url=url, data_dir=data_dir, async_mode=opts.async_mode,
-                                       public_url=public_url))
+                                       public_url=public_url, extra_games=extra))
         service = app.extensions["referee"]
         pin = opts.pin or os.environ.get("REFEREE_PIN") or (DEMO_PIN if opts.demo else None)
         if pin:

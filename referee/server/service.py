@@ -15,13 +15,13 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import redis
 
-from referee.kernel import Actor, Audience, RuleError, get_game, registry, require
+from referee.kernel import Actor, Audience, Game, RuleError, get_game, registry, require
 from referee.store import RedisStore
 from referee.table import Table
 
@@ -71,7 +71,8 @@ def _field(payload: dict[str, Any], name: str, kind: type | tuple[type, ...], op
 
 class Service:
     def __init__(self, client: redis.Redis, shows: Shows, publish: Publish, base_url: Callable[[], str],
-                 prefix: str = "ref:") -> None:
+                 prefix: str = "ref:", games: Mapping[str, Game] | None = None) -> None:
+        self.games = dict(games) if games is not None else registry()
         self.r = client
         self.shows = shows
         self.store = RedisStore(client, prefix)
@@ -85,7 +86,7 @@ class Service:
     def table(self, table_id: str) -> Table:
         with self._lock:
             if table_id not in self._tables:
-                self._tables[table_id] = Table(self.store, table_id)
+                self._tables[table_id] = Table(self.store, table_id, self.games)
             return self._tables[table_id]
 
     def _table_of(self, staff: Staff, payload: dict[str, Any]) -> tuple[str, Table]:
@@ -128,7 +129,7 @@ class Service:
 
     def create_table(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         show = self._show(staff, payload)
-        game = get_game(_field(payload, "game", str))
+        game = get_game(_field(payload, "game", str), self.games)
         players = _field(payload, "players", list)
         roster = self.shows.roster(show)
         for name in players:
@@ -140,7 +141,7 @@ class Service:
         seed = _field(payload, "seed", int, optional=True)
         seed = secrets.randbelow(2**31) if seed is None else seed
         table_id = f"{show}-{len(self.shows.tables(show)) + 1}"
-        Table.create(self.store, table_id, game.id, players, options, seed)
+        Table.create(self.store, table_id, game.id, players, options, seed, self.games)
         self.shows.add_table(show, table_id)
         self.fan_out(show, table_id, everyone=True)
         return {"table": table_id}
@@ -246,7 +247,7 @@ class Service:
         for table_id in info["tables"]:
             table = self.table(table_id)
             tables.append({"view": table.view(Audience.dealer()), "log": table.log(Audience.dealer())[-60:]})
-        return {"show": info, "tables": tables, "links": self.links(show), "games": _games_menu()}
+        return {"show": info, "tables": tables, "links": self.links(show), "games": _games_menu(self.games)}
 
     def public_snapshot(self, show: str) -> dict[str, Any]:
         info = self.shows.info(show)
@@ -284,10 +285,10 @@ class Service:
         self.publish("/dealer", dealer_room(show), "show", self.dealer_snapshot(show))
 
 
-def _games_menu() -> list[dict[str, Any]]:
+def _games_menu(games: Mapping[str, Game]) -> list[dict[str, Any]]:
     return [
         {"id": g.id, "title": g.title.to_json(), "seats": list(g.seats), "usual_seats": g.usual_seats,
          "options": [{"name": o.name, "default": o.default, "choices": list(o.choices), "label": o.label.to_json()}
                      for o in g.options]}
-        for g in registry().values()
+        for g in games.values()
     ]

@@ -1,0 +1,75 @@
+"""Horror Race 2: what the dealer, each seat and the public see."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.kernel import Audience
+
+from .state import (
+    CHARACTERS,
+    GUESTS,
+    LAST_CELL,
+    NAMES,
+    OVER,
+    PLAYERS,
+    PUDDLES,
+    ZONE_STEPS,
+    ZONES,
+    RaceState,
+    group_of,
+    seat_ranks,
+    zone_counts,
+)
+
+
+def view(state: RaceState, audience: Audience) -> dict[str, Any]:
+    revealed = state.step == OVER
+    ranks = seat_ranks(state) if revealed else ()
+    seats = []
+    for seat in range(state.seats):
+        entry: dict[str, Any] = {"seat": seat, "group": group_of(state, seat), "backed": bool(state.backings[seat])}
+        # Horror rule 1: a backing is secret (dealer and the seat) until the final scoring.
+        if revealed or audience.sees_seat(seat):
+            entry["backing"] = list(state.backings[seat])
+        if revealed:
+            entry["points"] = state.points[seat]
+            entry["rank"] = ranks[seat]
+        seats.append(entry)
+    out: dict[str, Any] = {
+        "game": "horror_race",
+        "step": state.step,
+        "deal": state.deal,
+        "round": state.round,
+        "characters": [{"id": c, "label": NAMES[c].to_json()} for c in CHARACTERS],
+        "track": [{"cell": i, "stack": list(stack), "puddle": i in PUDDLES} for i, stack in enumerate(state.cells)],
+        "puddles": list(PUDDLES),
+        "last_cell": LAST_CELL,
+        "order": list(state.order),
+        "turn": state.in_turn,
+        "forfeit": state.forfeiter,
+        # Drawn coins are public at the draw (the seat draws at the table, in view).
+        "drawn": {"seat": state.in_turn, "coins": list(state.drawn)} if state.drawn else None,
+        "zones": [
+            {
+                "zone": zone,
+                "steps": steps,
+                "coins": [{"seat": p.seat, "character": c} for p in state.placements for c, z in p.coins if z == zone],
+                "counts": dict(zone_counts(state.placements, zone)),
+            }
+            for zone, steps in zip(ZONES, ZONE_STEPS, strict=True)
+        ],
+        "box_size": sum(state.box),
+        "rounds": [r.to_json() for r in state.history],
+        "finish": list(reversed(state.finish)),  # the stack that passed the goal, top first
+        "ranking": [{"character": c, "place": p} for c, p in state.places],
+        "revealed": revealed,
+        "seats": seats,
+        "groups": {
+            PLAYERS: [s for s in range(state.seats) if s not in state.guests],
+            GUESTS: list(state.guests),
+        } if state.guests else None,
+    }
+    if audience.kind == "dealer":
+        out["box"] = dict(zip(CHARACTERS, state.box, strict=True))
+    return out
