@@ -41,7 +41,7 @@
     const sealed = view.turn && view.turn.sealed;
     $("sealed").textContent = sealed && !view.result
       ? tr(both(sealed[0] + "/" + sealed[1] + " 제출", sealed[0] + "/" + sealed[1] + " submitted")) : "";
-    const game = window.DisplayGames[view.game];
+    const game = (window.DisplayGames || {})[view.game];
     const text = game ? game.render(board, view, previous) : generic(board, view);
     previous = view;
     flash(text);

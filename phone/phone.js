@@ -51,7 +51,7 @@
     const holdings = $("holdings");
     holdings.replaceChildren();
     if (view && view.started && snap.seat != null) {
-      const draw = window.PhoneGames[view.game] || genericHoldings;
+      const draw = (window.PhoneGames || {})[view.game] || genericHoldings;
       const node = draw(view, snap.seat);
       if (node) holdings.appendChild(node);
     }

@@ -117,6 +117,8 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         return isinstance(given, str) and "csrf" in session and hmac.compare_digest(given, session["csrf"])
 
     app.jinja_env.globals["csrf_token"] = csrf_token
+    # Every game's own projector and phone pictures, loaded on those pages (a game may have none).
+    app.jinja_env.globals["game_scripts"] = lambda front: sorted(p.name for p in (ROOT / front / "games").glob("*.js"))
 
     def api_staff(payload: dict[str, Any]) -> Staff:
         """Scripts send X-Staff-Pin; the console sends its session cookie plus the CSRF token."""

@@ -1,6 +1,7 @@
-// Projector pictures per game: render(board, view, previous) draws the public view and
-// returns the "moment" to flash (a reveal), if one happened since `previous`. A game with no
-// entry here is drawn by the generic renderer in display.js. Only public views arrive here.
+// The projector's picture of Tricky Coin: two panels, points, the sealed box as hidden coins,
+// the GO/STOP reveal and the box opening as moments. Only public views arrive here.
+// Contract of display/games/<game>.js: DisplayGames[id].render(board, view, previous) draws
+// the public view into `board` and returns the moment to flash ({ko, en}) or null.
 (function () {
   "use strict";
   const { el, both, tr } = window.I18N;
@@ -63,5 +64,6 @@
     return null;
   }
 
-  window.DisplayGames = { tricky_coin: trickyCoin };
+  window.DisplayGames = window.DisplayGames || {};
+  window.DisplayGames.tricky_coin = trickyCoin;
 })();

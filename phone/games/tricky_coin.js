@@ -1,5 +1,7 @@
-// Richer pictures of a seat's holdings, per game. A game without an entry here is shown by
-// the generic renderer in phone.js; forms never need an entry (they come from decisions).
+// The phone's picture of a Tricky Coin seat: points, coins in hand, the box.
+// Contract of phone/games/<game>.js: PhoneGames[id](view, seat) returns an element showing
+// the seat's holdings. A game without one gets the generic list in phone.js; forms never
+// need game code (they come from the decisions).
 (function () {
   "use strict";
   const { el, both } = window.I18N;
@@ -12,8 +14,8 @@
     return row;
   }
 
-  window.PhoneGames = {
-    tricky_coin: function (view, seat) {
+  window.PhoneGames = window.PhoneGames || {};
+  window.PhoneGames.tricky_coin = function (view, seat) {
       const me = view.state.seats[seat];
       const other = view.state.seats[1 - seat];
       return el("div", {}, [
@@ -27,6 +29,5 @@
         (me.box && me.box.length) ? coins(me.box.reduce(function (acc, c) { acc[c] = (acc[c] || 0) + 1; return acc; }, {}))
           : el("p", { class: "hint", text: both("비어 있음", "Empty") }),
       ]);
-    },
   };
 })();
