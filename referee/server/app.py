@@ -11,7 +11,7 @@ import hmac
 import logging
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 from referee.kernel import RuleError, registry
 from referee.store.base import StoreError
 
+from .limits import Limits, RateLimiter, limited
 from .service import Service, Staff, dealer_room, player_room, public_room
 from .shows import Shows, load_secret
 
@@ -32,6 +33,15 @@ ROOT = Path(__file__).resolve().parent.parent.parent  # the checkout: display/, 
 HERE = Path(__file__).resolve().parent
 SEAT_COOKIE = "referee_seat"
 QUEUE_CHANNEL = "referee"
+
+# Errors shown on the server-rendered pages (login, join, refused link), Korean and English.
+PAGE_ERRORS = {
+    "auth/bad_pin": ("PIN이 맞지 않습니다", "Wrong PIN"),
+    "auth/csrf": ("보안 토큰이 만료되었습니다. 다시 시도하세요", "The security token expired; try again"),
+    "auth/bad_code": ("코드가 맞지 않습니다", "That code does not work"),
+    "auth/bad_link": ("이 링크는 쓸 수 없습니다", "This link does not work"),
+    "rate/limited": ("시도가 너무 많습니다. 1분 뒤에 다시 하세요", "Too many tries; wait a minute"),
+}
 
 
 @dataclass
@@ -43,6 +53,8 @@ class Settings:
     public_url: str | None = None  # the base of phone links (the LAN address); default: the request's
     prefix: str = "ref:"
     extra_games: tuple[str, ...] = ()  # modules of a show's own games (REFEREE_EXTRA_GAMES)
+    limits: Limits = field(default_factory=Limits)
+    proxied: bool = False  # behind nginx: take the client address from X-Forwarded-For
 
 
 def _error(err: RuleError | StoreError) -> dict[str, Any]:
@@ -67,6 +79,10 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     app.secret_key = hmac.new(key, b"flask-session", hashlib.sha256).hexdigest()
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict", JSON_AS_ASCII=False)
     app.json.ensure_ascii = False
+    if settings.proxied:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
 
     client = redis.Redis.from_url(settings.redis_url, decode_responses=True)
     shows = Shows(client, key, settings.prefix)
@@ -90,6 +106,21 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
 
     service = Service(client, shows, publish, base_url, settings.prefix, registry(settings.extra_games))
     app.extensions["referee"] = service
+    limiter = RateLimiter(client, settings.prefix)
+    limits = settings.limits
+
+    def address() -> str:
+        return request.remote_addr or "unknown"
+
+    def guarded_guess(kind: str, limit: Any, check: Callable[[], Any]) -> Any:
+        """Check a credential; wrong ones are counted per address, and a spent address is
+        refused even a right one until its window ends (guessing stays slow)."""
+        if limiter.blocked(kind, address(), limit):
+            raise limited(limit)
+        found = check()
+        if found is None:
+            limiter.count(kind, address(), limit)
+        return found
 
     # -- staff authentication --------------------------------------------------------------
 
@@ -117,14 +148,16 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         return isinstance(given, str) and "csrf" in session and hmac.compare_digest(given, session["csrf"])
 
     app.jinja_env.globals["csrf_token"] = csrf_token
+    app.jinja_env.globals["page_error"] = lambda code: PAGE_ERRORS.get(code, (code, code))
     # Every game's own projector and phone pictures, loaded on those pages (a game may have none).
     app.jinja_env.globals["game_scripts"] = lambda front: sorted(p.name for p in (ROOT / front / "games").glob("*.js"))
+    app.jinja_env.globals["game_styles"] = lambda front: sorted(p.name for p in (ROOT / front / "games").glob("*.css"))
 
     def api_staff(payload: dict[str, Any]) -> Staff:
         """Scripts send X-Staff-Pin; the console sends its session cookie plus the CSRF token."""
         pin = request.headers.get("X-Staff-Pin")
         if pin is not None:
-            staff = staff_from_pin(pin, payload.get("show"))
+            staff = guarded_guess("login", limits.failed_login, lambda: staff_from_pin(pin, payload.get("show")))
             if staff is None:
                 raise RuleError("auth/bad_pin", "PIN이 맞지 않습니다", "Wrong PIN")
             return staff
@@ -174,8 +207,10 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
             show = request.form.get("show") or None
             if not csrf_ok(request.form.get("csrf")):
                 error = "auth/csrf"
+            elif limiter.blocked("login", address(), limits.failed_login):
+                error = "rate/limited"
             else:
-                staff = staff_from_pin(request.form.get("pin"), show)
+                staff = guarded_guess("login", limits.failed_login, lambda: staff_from_pin(request.form.get("pin"), show))
                 if staff is None:
                     error = "auth/bad_pin"
                 else:
@@ -183,7 +218,8 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
                     session["staff_all"] = staff.all_shows
                     session["staff_shows"] = sorted(staff.shows)
                     return redirect(f"/console/{show}" if show and staff.may(show) else "/console")
-        return render_template("login.html", error=error, show=request.args.get("show", "")), 401 if error else 200
+        status = 429 if error == "rate/limited" else 401 if error else 200
+        return render_template("login.html", error=error, show=request.args.get("show", "")), status
 
     @app.post("/console/logout")
     def logout() -> Response:
@@ -209,8 +245,12 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     @app.get("/p/<token>")
     def phone_link(token: str) -> Response:
         """Swap the token in the QR for an HttpOnly cookie, then show a clean URL."""
-        if shows.resolve(token) is None:
-            return Response(render_template("phone_refused.html"), status=403)
+        try:
+            link = guarded_guess("join", limits.failed_join, lambda: shows.resolve(token))
+        except RuleError:
+            return Response(render_template("phone_refused.html", error="rate/limited"), status=429)
+        if link is None:
+            return Response(render_template("phone_refused.html", error="auth/bad_link"), status=403)
         resp = redirect("/p")
         resp.set_cookie(SEAT_COOKIE, token, httponly=True, samesite="Strict", max_age=7 * 24 * 3600)
         return resp
@@ -225,7 +265,11 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     def join() -> Any:
         error = None
         if request.method == "POST":
-            token = shows.token_for_code(request.form.get("code", ""))
+            try:
+                token = guarded_guess("join", limits.failed_join,
+                                      lambda: shows.token_for_code(request.form.get("code", "")))
+            except RuleError:
+                return render_template("join.html", error="rate/limited"), 429
             if token is not None:
                 resp = redirect("/p")
                 resp.set_cookie(SEAT_COOKIE, token, httponly=True, samesite="Strict", max_age=7 * 24 * 3600)
@@ -319,7 +363,10 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     def seat_connect(auth: Any = None) -> None:
         token = (auth or {}).get("token") if isinstance(auth, dict) else None
         token = token or request.cookies.get(SEAT_COOKIE)
-        link = shows.resolve(token)
+        try:
+            link = guarded_guess("join", limits.failed_join, lambda: shows.resolve(token))
+        except RuleError as err:
+            raise ConnectionRefusedError(err.to_json()) from None
         if link is None:
             raise ConnectionRefusedError({"code": "auth/bad_link", "ko": "유효하지 않거나 재발급된 링크입니다",
                                           "en": "This link is not valid or was re-issued"})
@@ -340,7 +387,12 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
 
     @sio.on("submit", namespace="/seat")
     def seat_submit(payload: Any = None) -> dict[str, Any]:
-        return _guard(lambda: service.seat_submit(seat_link(), payload))
+        def run() -> dict[str, Any]:
+            link = seat_link()
+            limiter.spend("submit", f"{link.show}:{link.player}", limits.submit)
+            return service.seat_submit(link, payload)
+
+        return _guard(run)
 
     @sio.on("sync", namespace="/seat")
     def seat_sync(*args: Any) -> dict[str, Any]:
@@ -357,7 +409,11 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     def dealer_connect(auth: Any = None) -> None:
         auth = auth if isinstance(auth, dict) else {}
         show = auth.get("show") or request.args.get("show")
-        staff = staff_from_session() if auth.get("pin") is None else staff_from_pin(auth.get("pin"), show)
+        try:
+            staff = staff_from_session() if auth.get("pin") is None else guarded_guess(
+                "login", limits.failed_login, lambda: staff_from_pin(auth.get("pin"), show))
+        except RuleError as err:
+            raise ConnectionRefusedError(err.to_json()) from None
         if staff is None or not shows.exists(show) or not staff.may(show):
             raise ConnectionRefusedError({"code": "auth/staff_only", "ko": "스태프 로그인이 필요합니다",
                                           "en": "Staff login required"})
@@ -384,6 +440,8 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
 
 
 def _status(code: str) -> int:
+    if code == "rate/limited":
+        return 429
     if code.startswith("auth/"):
         return 401 if code in ("auth/staff_only", "auth/bad_pin") else 403
     if code == "server/error":

@@ -32,6 +32,22 @@ class ServeOptions:
     max_clients: int = 10_000
 
 
+def limits_from_env() -> Any:
+    """``REFEREE_RATE_JOIN``, ``REFEREE_RATE_LOGIN``, ``REFEREE_RATE_SUBMIT`` as COUNT/SECONDS."""
+    from .limits import Limit, Limits
+
+    def given(name: str, default: Limit) -> Limit:
+        text = os.environ.get(name)
+        return Limit.parse(text) if text else default
+
+    default = Limits()
+    return Limits(
+        failed_join=given("REFEREE_RATE_JOIN", default.failed_join),
+        failed_login=given("REFEREE_RATE_LOGIN", default.failed_login),
+        submit=given("REFEREE_RATE_SUBMIT", default.submit),
+    )
+
+
 def lan_address() -> str:
     """The first non-loopback IPv4 address of this machine, for links printed on cards."""
     import psutil
@@ -63,7 +79,8 @@ def serve(opts: ServeOptions) -> int:
     with redis_url(data_dir) as url:
         extra = tuple(m for m in os.environ.get("REFEREE_EXTRA_GAMES", "").split(",") if m.strip())
         app, sio = create_app(Settings(redis_url=url, data_dir=data_dir, async_mode=opts.async_mode,
-                                       public_url=public_url, extra_games=extra))
+                                       public_url=public_url, extra_games=extra, limits=limits_from_env(),
+                                       proxied=os.environ.get("REFEREE_PROXIED") == "1"))
         service = app.extensions["referee"]
         pin = opts.pin or os.environ.get("REFEREE_PIN") or (DEMO_PIN if opts.demo else None)
         if pin:

@@ -1,0 +1,139 @@
+"""Security, live: links cannot be guessed or reused, guessing and flooding are rate limited,
+read-only audiences send no commands, staff pages and the API need a login."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+import redis
+import requests
+import socketio
+
+from referee.store import EmbeddedRedis
+
+from .live import PIN, Client, LiveServer
+
+LIMITS = {"REFEREE_RATE_JOIN": "3/60", "REFEREE_RATE_LOGIN": "3/60", "REFEREE_RATE_SUBMIT": "5/60"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    live = LiveServer(tmp_path_factory.mktemp("security"), env=LIMITS).start()
+    yield live
+    live.stop()
+
+
+def new_show(server: LiveServer) -> tuple[str, str, list[dict]]:
+    show = "x" + uuid.uuid4().hex[:10]
+    server.ok("create_show", show=show, name="보안 쇼")
+    for name in ("가", "나"):
+        server.ok("add_player", show=show, name=name)
+    table = server.ok("create_table", show=show, game="tricky_coin", players=["가", "나"])["table"]
+    return show, table, server.snapshot(show)["links"]
+
+
+def test_links_are_long_random_and_stored_only_hashed(server):
+    show, table, links = new_show(server)
+    tokens = [link["token"] for link in links]
+    assert all(len(t) >= 22 for t in tokens)  # 18 bytes of HMAC output: 144 bits
+    for _ in range(3):
+        tokens.append(server.ok("reissue", show=show, player=0)["link"]["token"])
+    assert len(set(tokens)) == len(tokens)
+    url = (server.data_dir / "redis" / "port").read_text().strip()
+    client = redis.Redis(port=int(url), decode_responses=True)
+    dump = []
+    for key in client.scan_iter("*"):
+        kind = client.type(key)
+        if kind == "string":
+            dump.append(client.get(key))
+        elif kind == "hash":
+            dump.extend(client.hgetall(key).values())
+        elif kind == "list":
+            dump.extend(client.lrange(key, 0, -1))
+        dump.append(key)
+    blob = "\n".join(dump)
+    for link in server.snapshot(show)["links"]:
+        assert link["token"] not in blob and link["code"] not in blob
+
+
+def test_read_only_and_seat_clients_are_refused_every_dealer_event(server):
+    show, table, links = new_show(server)
+    public = Client(server.url, "/public", {"show": show})
+    phone = Client(server.url, "/seat", {"token": links[0]["token"]})
+    try:
+        for client in (public, phone):
+            for command in ("start", "void", "finish", "reissue", "create_table", "move", "set_current"):
+                ack = client.call("command", {"command": command, "args": {"show": show, "table": table}})
+                assert not ack["ok"] and ack["error"]["code"].startswith("auth/"), (client.namespace, command, ack)
+        assert public.call("submit", {"table": table, "move": {"type": "put_coin", "coin": 1}, "sid": "p"})["ok"] is False
+    finally:
+        public.close()
+        phone.close()
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        Client(server.url, "/dealer", {"show": show})  # no login, no PIN
+    assert server.log_of(show, table)["entries"] == []
+
+
+def test_pages_for_staff_need_a_login(server):
+    show, table, links = new_show(server)
+    for path in ("/console", f"/console/{show}"):
+        response = requests.get(server.url + path, allow_redirects=False, timeout=10)
+        assert response.status_code == 302 and "/console/login" in response.headers["Location"]
+    assert requests.get(f"{server.url}/print/{show}/seat-cards.pdf", timeout=10).status_code == 403
+    assert requests.get(f"{server.url}/api/shows/{show}", timeout=10).status_code == 401
+    forged = requests.post(f"{server.url}/console/login", data={"pin": PIN}, allow_redirects=False, timeout=10)
+    assert forged.status_code == 401 and "auth/csrf" in forged.text  # no CSRF token: no session
+
+
+def test_submissions_are_rate_limited_per_phone(server):
+    show, table, links = new_show(server)
+    server.ok("start", show=show, table=table)
+    phone = Client(server.url, "/seat", {"token": links[1]["token"]})
+    try:
+        codes = [phone.call("submit", {"table": table, "move": {"type": "put_coin", "coin": 7}, "sid": f"s{i}"})
+                 ["error"]["code"] for i in range(7)]
+        assert codes[:5] == ["coin/no_such_coin"] * 5 and codes[5:] == ["rate/limited"] * 2
+        # The other phone has its own budget.
+        other = Client(server.url, "/seat", {"token": links[0]["token"]})
+        try:
+            ack = other.call("submit", {"table": table, "move": {"type": "put_coin", "coin": 1}, "sid": "o1"})
+            assert ack["ok"], ack
+        finally:
+            other.close()
+    finally:
+        phone.close()
+
+
+def test_guessing_pins_and_links_is_rate_limited(tmp_path):
+    """A fresh server: the failed-guess budget of 127.0.0.1 is spent on purpose here."""
+    live = LiveServer(tmp_path, env=LIMITS).start()
+    try:
+        show, table, links = new_show(live)
+        for _ in range(3):
+            assert live.api("start", pin="0000", show=show, table=table)["error"]["code"] == "auth/bad_pin"
+        blocked = requests.post(f"{live.url}/api/start", json={"show": show, "table": table},
+                                headers={"X-Staff-Pin": PIN}, timeout=10)
+        assert blocked.status_code == 429 and blocked.json()["error"]["code"] == "rate/limited"
+
+        for i in range(3):
+            assert requests.get(f"{live.url}/p/{'Z' * 23}{i}", timeout=10).status_code == 403
+        # Even the right link waits out the window now: guessing stays slow.
+        assert requests.get(links[0]["url"], allow_redirects=False, timeout=10).status_code == 429
+        refused = requests.post(f"{live.url}/join", data={"code": links[0]["code"]}, allow_redirects=False, timeout=10)
+        assert refused.status_code == 429
+        with pytest.raises(socketio.exceptions.ConnectionError):
+            Client(live.url, "/seat", {"token": links[0]["token"]})
+    finally:
+        live.stop()
+
+
+def test_embedded_redis_listens_on_loopback_only(tmp_path):
+    server = EmbeddedRedis(tmp_path).start()
+    try:
+        client = redis.Redis.from_url(server.url)
+        assert client.config_get("bind")["bind"] == "127.0.0.1"
+        assert client.config_get("appendonly")["appendonly"] == "yes"
+        assert client.config_get("appendfsync")["appendfsync"] == "always"
+    finally:
+        server.stop()
