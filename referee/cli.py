@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from referee.kernel import Actor, Audience, RuleError, get_game, registry
+from referee.kernel import Actor, Audience, RuleError, get_game, registry, seat_names
 from referee.kernel.bots import pick
 from referee.store import open_store
 from referee.store.base import StoreError
@@ -33,7 +33,7 @@ def printable(view: dict[str, Any]) -> dict[str, Any]:
 def play(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     seats = args.seats or game.usual_seats
-    names = [f"Seat {i + 1}" for i in range(seats)]
+    names = list(seat_names(seats))
     rnd = random.Random(f"bot:{args.seed}")
     with open_store(args.data_dir) as store:
         table_id = f"play-{game.id}-{args.seed}-{uuid.uuid4().hex[:8]}"

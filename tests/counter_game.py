@@ -9,7 +9,7 @@ from referee.kernel import Decision, Event, Field, Game, Option, T, Turn, expect
 
 
 def setup(seats, options, rng):
-    return (0,) * seats
+    return (0,) * len(seats)
 
 
 def turn(state):

@@ -16,7 +16,7 @@ import pytest
 
 from referee.games.horror_race import GAME, RaceState
 from referee.games.horror_race.state import CHARACTERS, final_places, move, seat_points, zone_mover
-from referee.kernel import Actor, Audience, Event, Rng, RuleError
+from referee.kernel import Actor, Audience, Event, Rng, RuleError, seat_names
 from referee.kernel.bots import pick
 from referee.store import MemoryStore
 from referee.table import Table
@@ -28,7 +28,7 @@ V, J, G, M, Z = "vampire", "jiangshi", "gumiho", "mummy", "zombie"
 
 
 def new_state(seats: int = 3, **options: Any) -> RaceState:
-    return GAME.setup(seats, GAME.resolve_options({"deal": "dealer", **options}), Rng(0))
+    return GAME.setup(seat_names(seats), GAME.resolve_options({"deal": "dealer", **options}), Rng(0))
 
 
 def apply(state: RaceState, actor: Actor, move_: Any, rng: Rng | None = None) -> tuple[RaceState, list[Event]]:
@@ -763,7 +763,7 @@ def test_runtime_referee_draws_are_logged_as_the_referees_and_come_from_the_box(
 def test_random_races_keep_every_character_and_coin_and_finish(seats, deal):
     for seed in range(15):
         rnd = random.Random(seed)
-        state = GAME.setup(seats, GAME.resolve_options({"deal": deal}), Rng(seed))
+        state = GAME.setup(seat_names(seats), GAME.resolve_options({"deal": deal}), Rng(seed))
         steps = 0
         while GAME.result(state) is None:
             steps += 1

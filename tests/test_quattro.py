@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from referee.games.quattro import DECK, GAME, QuattroState, compare, is_quattro, virtual_choice
-from referee.kernel import Actor, Audience, Event, Rng, RuleError
+from referee.kernel import Actor, Audience, Event, Rng, RuleError, seat_names
 from referee.kernel.bots import pick
 from referee.store import MemoryStore
 from referee.table import Table
@@ -31,7 +31,7 @@ def seat(n: int) -> Actor:
 
 
 def new(deal: str = "dealer") -> QuattroState:
-    return GAME.setup(2, GAME.resolve_options({"deal": deal}), Rng(0))
+    return GAME.setup(seat_names(2), GAME.resolve_options({"deal": deal}), Rng(0))
 
 
 def apply(state: QuattroState, actor: Actor, move: Any, rng: Rng | None = None) -> tuple[QuattroState, list[Event]]:

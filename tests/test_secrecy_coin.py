@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 
 from referee.games.tricky_coin import GAME
-from referee.kernel import Audience, Rng, RuleError
+from referee.kernel import Audience, Rng, RuleError, seat_names
 from referee.kernel.bots import pick
 from referee.table import audience_log
 
@@ -39,7 +39,7 @@ def test_box_contents_are_secret_until_opened():
     checked = 0
     for seed in range(200):
         rnd = random.Random(seed)
-        real = Match(GAME.setup(2, {}, Rng(seed)), [])
+        real = Match(GAME.setup(seat_names(2), {}, Rng(seed)), [])
         while GAME.result(real.state) is None:
             actor, move = pick(GAME.turn(real.state), rnd)
             if move["type"] == "put_coin" and rnd.random() < 0.3:
@@ -77,7 +77,7 @@ def compare_until_open(real: Match, shadow: Match, owner: int, rnd: random.Rando
 
 def test_public_view_and_log_have_no_secret_fields():
     rnd = random.Random(3)
-    match = Match(GAME.setup(2, {}, Rng(3)), [])
+    match = Match(GAME.setup(seat_names(2), {}, Rng(3)), [])
     while GAME.result(match.state) is None:
         match.apply(*pick(GAME.turn(match.state), rnd))
         view, log = seen_by(match, Audience.public())

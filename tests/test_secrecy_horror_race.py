@@ -20,7 +20,7 @@ from itertools import combinations
 
 from referee.games.horror_race import GAME
 from referee.games.horror_race.state import CHARACTERS
-from referee.kernel import Actor, Audience, Rng, RuleError
+from referee.kernel import Actor, Audience, Rng, RuleError, seat_names
 from referee.kernel.bots import pick
 from referee.table import audience_log
 
@@ -53,7 +53,7 @@ class Match:
 
 
 def new_match(seed: int, seats: int, deal: str) -> Match:
-    return Match(GAME.setup(seats, GAME.resolve_options({"deal": deal}), Rng(seed)), [], seed)
+    return Match(GAME.setup(seat_names(seats), GAME.resolve_options({"deal": deal}), Rng(seed)), [], seed)
 
 
 def seen_by(match: Match, audience: Audience, since: int = 0):

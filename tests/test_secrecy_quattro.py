@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.games.quattro import DECK, GAME
-from referee.kernel import Actor, Audience, Event, Rng, RuleError
+from referee.kernel import Actor, Audience, Event, Rng, RuleError, seat_names
 from referee.kernel.bots import pick
 from referee.store import MemoryStore
 from referee.table import Table, audience_log
@@ -134,7 +134,7 @@ def test_secret_cards_do_not_reach_the_public_or_the_other_candidate():
     for seed in range(200):
         rnd = random.Random(seed)
         deal = "referee" if seed % 3 else "dealer"
-        real = Match(GAME.setup(2, GAME.resolve_options({"deal": deal}), Rng(seed)), [])
+        real = Match(GAME.setup(seat_names(2), GAME.resolve_options({"deal": deal}), Rng(seed)), [])
         real.automatic(Rng(seed, "start"))
         step = 0
         while GAME.result(real.state) is None:
@@ -194,7 +194,7 @@ def test_no_card_reaches_an_audience_before_the_rules_show_it_to_that_audience()
     for seed in range(60):
         rnd = random.Random(seed)
         deal = "referee" if seed % 2 else "dealer"
-        match = Match(GAME.setup(2, GAME.resolve_options({"deal": deal}), Rng(seed)), [])
+        match = Match(GAME.setup(seat_names(2), GAME.resolve_options({"deal": deal}), Rng(seed)), [])
         step = 0
         while GAME.result(match.state) is None:
             step += 1
@@ -219,7 +219,7 @@ def test_no_card_reaches_an_audience_before_the_rules_show_it_to_that_audience()
 def test_public_log_entries_of_secret_events_carry_no_cards():
     for seed in (1, 2):
         rnd = random.Random(seed)
-        match = Match(GAME.setup(2, GAME.resolve_options({"deal": "referee"}), Rng(seed)), [])
+        match = Match(GAME.setup(seat_names(2), GAME.resolve_options({"deal": "referee"}), Rng(seed)), [])
         step = 0
         while GAME.result(match.state) is None:
             step += 1

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from referee.games.tricky_coin import GAME, START_HAND, CoinState
-from referee.kernel import Actor, Audience, Event, Rng, RuleError
+from referee.kernel import Actor, Audience, Event, Rng, RuleError, seat_names
 from referee.store import MemoryStore
 from referee.table import Table
 
@@ -23,7 +23,7 @@ GO, STOP = "GO", "STOP"
 
 
 def new_state() -> CoinState:
-    return GAME.setup(2, {}, Rng(0))
+    return GAME.setup(seat_names(2), {}, Rng(0))
 
 
 def apply(state: CoinState, actor: Actor, move: Any) -> tuple[CoinState, list[Event]]:

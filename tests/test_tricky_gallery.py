@@ -44,18 +44,13 @@ def dealer(state: GalleryState, move: dict[str, Any]) -> tuple[GalleryState, lis
     return apply(state, Actor.dealer(), move)
 
 
-def names_move(names: list[str]) -> dict[str, Any]:
-    return {"type": "enter_names", **{f"name_{s}": n for s, n in enumerate(names)}}
-
-
 def new_game(options: dict[str, Any] | None = None, extras: list[str] = EXTRAS,
              names: list[str] = NAMES) -> GalleryState:
     """A match in dealer-deal mode with the given extras and names: round 1, submission."""
     opts = GAME.resolve_options({"deal": "dealer", **(options or {})})
-    state = GAME.setup(9, opts, Rng(0))
+    state = GAME.setup(tuple(names), opts, Rng(0))
     for seat, kind in enumerate(extras):
         state, _ = dealer(state, {"type": "deal_work", "deal": f"{seat}:{kind}"})
-    state, _ = dealer(state, names_move(names))
     return state
 
 
@@ -182,9 +177,8 @@ def test_referee_deal_gives_premium_one_of_each_normal_and_one_random_extra(seed
         assert mine["chips"] == 10
     # 9 normal works left, 3 of each kind, one per seat.
     assert Counter(extras) == {M: 3, E: 3, F: 3}
-    # Names are still owed before round 1.
-    assert state.step == "setup"
-    assert [d.move for d in GAME.turn(state).for_dealer()] == ["enter_names", "transfer_chips"]
+    # The deal done, round 1 begins at once.
+    assert state.step == "submit" and state.round == 1
 
 
 def test_referee_deal_is_random_per_seed_and_reproducible():
@@ -222,13 +216,13 @@ def test_run_sheet_says_what_to_hand_whom_in_referee_mode():
         assert row["stickers"] == {"genuine": 4, "fake": 1} and row["chips"] == 10
     assert sheet["totals"] == {"works": {P: 9, M: 12, E: 12, F: 12}, "stickers": {"genuine": 36, "fake": 9},
                                "chips": 90}
-    assert sheet["lines"][0]["ko"].startswith("1번 자리: 고급 작품 1")
+    assert sheet["lines"][0]["ko"].startswith("1번 자리(P0): 고급 작품 1")
     assert "run_sheet" not in table.view(Audience.public())["state"]
     assert "run_sheet" not in table.view(Audience.of_seat(0))["state"]
 
 
 def test_dealer_deal_offers_every_seat_and_kind_left_and_refuses_the_rest():
-    state = GAME.setup(9, GAME.resolve_options({"deal": "dealer"}), Rng(0))
+    state = GAME.setup(tuple(NAMES), GAME.resolve_options({"deal": "dealer"}), Rng(0))
     assert len(options(state, None, "deal_work")) == 27  # 9 seats x 3 kinds
     for seat in (0, 1, 2):
         state, events = dealer(state, {"type": "deal_work", "deal": f"{seat}:{M}"})
@@ -245,10 +239,8 @@ def test_dealer_deal_offers_every_seat_and_kind_left_and_refuses_the_rest():
     assert rule_error(state, Actor.of_seat(3), {"type": "deal_work", "deal": f"3:{E}"}).code == "move/not_owed"
 
 
-def test_round_1_begins_only_when_dealt_and_named():
-    state = GAME.setup(9, GAME.resolve_options({"deal": "dealer"}), Rng(0))
-    state, events = dealer(state, names_move(NAMES))
-    assert types(events) == ["NamesEntered"] and state.step == "setup"
+def test_round_1_begins_only_when_every_seat_is_dealt():
+    state = GAME.setup(tuple(NAMES), GAME.resolve_options({"deal": "dealer"}), Rng(0))
     for seat, kind in enumerate(EXTRAS[:-1]):
         state, _ = dealer(state, {"type": "deal_work", "deal": f"{seat}:{kind}"})
     assert state.step == "setup"
@@ -256,14 +248,6 @@ def test_round_1_begins_only_when_dealt_and_named():
     assert types(events) == ["HandDealt", "RoundBegan"]
     assert events[1].data == {"round": 1, "order": ASC}
     assert state.step == "submit" and state.round == 1
-
-
-def test_names_are_checked():
-    state = GAME.setup(9, GAME.resolve_options({"deal": "dealer"}), Rng(0))
-    long = names_move(NAMES[:8] + ["가" * 41])
-    assert rule_error(state, Actor.dealer(), long).code == "gallery/bad_name"
-    blank = names_move(NAMES[:8] + ["   "])
-    assert rule_error(state, Actor.dealer(), blank).code == "move/malformed"
 
 
 # -- Gallery rule 2: submission -----------------------------------------------------------------
@@ -676,7 +660,7 @@ def test_transfer_errors():
 
 
 def test_transfer_is_open_in_every_step_until_the_match_ends():
-    state = GAME.setup(9, GAME.resolve_options({"deal": "dealer"}), Rng(0))
+    state = GAME.setup(tuple(NAMES), GAME.resolve_options({"deal": "dealer"}), Rng(0))
     assert "transfer_chips" in [d.move for d in GAME.turn(state).for_dealer()]
     seen = set()
     state = new_game()

@@ -42,6 +42,7 @@ from referee.kernel import (
     Turn,
     expect,
     require,
+    with_consequences,
 )
 
 DENOMINATIONS = (1, 5, 10, 20)
@@ -101,7 +102,7 @@ def _counts(coins: tuple[int, ...]) -> dict[str, int]:
 # -- setup and turn ------------------------------------------------------------------------
 
 
-def setup(seats: int, options: Mapping[str, Any], rng: Rng) -> CoinState:
+def setup(seats: tuple[str, ...], options: Mapping[str, Any], rng: Rng) -> CoinState:
     return CoinState()
 
 
@@ -195,17 +196,7 @@ def decide(state: CoinState, actor: Actor, move: dict[str, Any], rng: Rng) -> li
                 token=token,
             )
             first = Event("TokenChosen", {"seat": seat}, {"token": token}, (seat,))
-    return _with_consequences(state, [first])
-
-
-def _with_consequences(state: CoinState, events: list[Event]) -> list[Event]:
-    """Append the events the rules trigger by themselves (reveal, opening, overtime)."""
-    for event in events:
-        state = evolve(state, event)
-    while (follow := _consequence(state)) is not None:
-        events.append(follow)
-        state = evolve(state, follow)
-    return events
+    return with_consequences(state, [first], evolve, _consequence)
 
 
 def _consequence(state: CoinState) -> Event | None:

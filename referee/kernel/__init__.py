@@ -5,12 +5,13 @@ from .actors import Actor, Audience
 from .decisions import Decision, Field, Option, Turn, check_shape, expect
 from .errors import RuleError, require
 from .events import Event
-from .game import Game, OptionSpec, get_game, registry
+from .flow import with_consequences
+from .game import Game, OptionSpec, get_game, registry, seat_names
 from .results import Result, Standing
 from .rng import Rng
 from .text import T
 
 __all__ = [
     "Actor", "Audience", "Decision", "Event", "Field", "Game", "Option", "OptionSpec", "Result",
-    "Rng", "RuleError", "Standing", "T", "Turn", "check_shape", "expect", "get_game", "registry", "require",
+    "Rng", "RuleError", "Standing", "T", "Turn", "check_shape", "expect", "get_game", "registry", "require", "seat_names", "with_consequences",
 ]

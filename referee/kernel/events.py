@@ -35,6 +35,12 @@ class Event:
             raise KeyError(key)
         return value
 
+    def hidden_from(self, audience: Audience) -> bool:
+        """True for an event that is wholly secret from `audience` (nothing public in it): its
+        log entry is left out, so the log does not even show that something happened."""
+        return not self.data and self.private is not None and not (
+            audience.kind == "dealer" or (audience.kind == "seat" and audience.seat in self.to))
+
     def visible_to(self, audience: Audience) -> dict[str, Any]:
         """The event as `audience` may see it."""
         out: dict[str, Any] = {"type": self.type, **self.data}

@@ -35,7 +35,7 @@ class Game:
     title: T
     rules_version: str
     seats: tuple[int, int]  # (fewest, most)
-    setup: Callable[[int, Mapping[str, Any], Rng], Any]
+    setup: Callable[[tuple[str, ...], Mapping[str, Any], Rng], Any]  # the seats' names, in seat order
     turn: Callable[[Any], Turn]
     decide: Callable[[Any, Actor, dict[str, Any], Rng], list[Event]]
     evolve: Callable[[Any, Event], Any]
@@ -81,6 +81,11 @@ class Game:
                 f"{self.title.en} takes {low}-{high} seats, not {n}",
                 seats=n,
             )
+
+
+def seat_names(count: int) -> tuple[str, ...]:
+    """Placeholder names for `count` seats (bots, tests)."""
+    return tuple(f"Seat {i + 1}" for i in range(count))
 
 
 def registry(extra: tuple[str, ...] = ()) -> dict[str, Game]:

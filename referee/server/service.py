@@ -12,6 +12,8 @@ Every payload carries the table version.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import secrets
 import threading
@@ -74,6 +76,7 @@ class Service:
                  prefix: str = "ref:", games: Mapping[str, Game] | None = None) -> None:
         self.games = dict(games) if games is not None else registry()
         self.r = client
+        self.prefix = prefix
         self.shows = shows
         self.store = RedisStore(client, prefix)
         self.publish = publish
@@ -274,12 +277,27 @@ class Service:
         table = self.table(table_id)
         self.publish_show(show)
         if self.shows.current(show) == table_id:
-            self.publish("/public", public_room(show), "view", self.public_snapshot(show))
+            self._publish_if_changed(show, "/public", public_room(show), self.public_snapshot(show))
         roster = self.shows.roster(show)
         players = range(len(roster)) if everyone else [roster.index(name) for name in table.seats]
         for player in players:
             link = PlayerLink(show, player, 0)
-            self.publish("/seat", player_room(show, player), "view", self.seat_snapshot(link))
+            self._publish_if_changed(show, "/seat", player_room(show, player), self.seat_snapshot(link))
+
+    def _publish_if_changed(self, show: str, namespace: str, room: str, payload: dict[str, Any]) -> None:
+        """Send a view only when it differs from the last one sent to that room (any process).
+
+        An action that changes nothing an audience may see (an appraisal, seen by its seat
+        only) then sends that audience nothing: a new payload would itself tell that something
+        happened. Clients that reconnect get a fresh snapshot anyway.
+        """
+        table = payload.get("table")
+        content = {**payload, "version": None, "table": {**table, "version": None} if table else None}
+        digest = hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+        if self.r.hget(f"{self.prefix}sent:{show}", room) == digest:
+            return
+        self.r.hset(f"{self.prefix}sent:{show}", room, digest)
+        self.publish(namespace, room, "view", payload)
 
     def publish_show(self, show: str) -> None:
         self.publish("/dealer", dealer_room(show), "show", self.dealer_snapshot(show))

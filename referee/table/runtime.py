@@ -72,7 +72,7 @@ def new_header(game: Game, table: str, seats: list[str], options: Mapping[str, A
 
 
 def initial(game: Game, header: Mapping[str, Any]) -> Folded:
-    state = game.setup(len(header["seats"]), header["options"], Rng(header["seed"], "setup"))
+    state = game.setup(tuple(header["seats"]), header["options"], Rng(header["seed"], "setup"))
     return Folded(0, state)
 
 
@@ -295,6 +295,8 @@ def audience_log(entries: list[dict[str, Any]], audience: Audience) -> list[dict
     out = []
     for entry in entries:
         event = Event.from_json(entry["event"])
+        if event.hidden_from(audience):
+            continue
         row = {"v": entry["v"], "action": entry["action"], "actor": entry["actor"], "t": entry["t"],
                "event": event.visible_to(audience)}
         if entry["action"] in voided:

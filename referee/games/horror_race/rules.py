@@ -22,6 +22,7 @@ from referee.kernel import (
     Turn,
     expect,
     require,
+    with_consequences,
 )
 
 from .state import (
@@ -65,15 +66,16 @@ from .state import (
 # -- setup and turn ------------------------------------------------------------------------
 
 
-def setup(seats: int, options: Mapping[str, Any], rng: Rng) -> RaceState:
+def setup(seats: tuple[str, ...], options: Mapping[str, Any], rng: Rng) -> RaceState:
     # Horror rule 1: seats 1..N are the lottery order; the table's seat order is that order.
     guests = parse_groups(options.get("groups", "none")) or ()
+    count = len(seats)
     # Guest numbers beyond the table's seats name nobody (the option cannot know the seat count).
     return RaceState(
-        seats=seats,
+        seats=count,
         deal=options.get("deal", "referee"),
-        guests=tuple(s - 1 for s in guests if s <= seats),
-        backings=((),) * seats,
+        guests=tuple(s - 1 for s in guests if s <= count),
+        backings=((),) * count,
     )
 
 
@@ -161,7 +163,7 @@ def decide(state: RaceState, actor: Actor, move_: dict[str, Any], rng: Rng) -> l
             first = _drawing(state, actor, move_, rng)
         case _:  # "place_coins"
             first = _placing(state, move_["zones"])
-    return _with_consequences(state, [first])
+    return with_consequences(state, [first], evolve, _consequence)
 
 
 def _backing(state: RaceState, actor: Actor, characters: list[Any]) -> Event:
@@ -245,16 +247,6 @@ def _placing(state: RaceState, zones: dict[str, Any]) -> Event:
         "CoinsPlaced",
         {"seat": seat, "round": state.round, "coins": [{"character": c, "zone": z} for c, z in coins]},
     )
-
-
-def _with_consequences(state: RaceState, events: list[Event]) -> list[Event]:
-    """Append what the rules do by themselves: the race start, the zones, round end, reveal."""
-    for event in events:
-        state = evolve(state, event)
-    while (follow := _consequence(state)) is not None:
-        events.append(follow)
-        state = evolve(state, follow)
-    return events
 
 
 def _consequence(state: RaceState) -> Event | None:

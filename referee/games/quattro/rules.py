@@ -5,7 +5,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee.kernel import Actor, Decision, Event, Field, Option, Rng, RuleError, T, Turn, expect, require
+from referee.kernel import (
+    Actor,
+    Decision,
+    Event,
+    Field,
+    Option,
+    Rng,
+    RuleError,
+    T,
+    Turn,
+    expect,
+    require,
+    with_consequences,
+)
 
 from . import cards as C
 from . import state as S
@@ -26,7 +39,7 @@ from .state import (
 KEEP, TAKE_MULLIGAN, PASS = "keep", "mulligan", "pass"
 
 
-def setup(seats: int, options: Mapping[str, Any], rng: Rng) -> QuattroState:
+def setup(seats: tuple[str, ...], options: Mapping[str, Any], rng: Rng) -> QuattroState:
     return QuattroState(deal=options.get("deal", REFEREE))
 
 
@@ -197,7 +210,7 @@ def decide(state: QuattroState, actor: Actor, move: dict[str, Any], rng: Rng) ->
             events = [_exchange(state, seat, move["choice"])]
         case _:  # "resolve_draw"
             events = [Event("DrawResolved", {"winner": _seat(move["winner"])})]
-    return _with_consequences(state, events)
+    return with_consequences(state, events, evolve, _consequence)
 
 
 def _seat(value: Any) -> int:
@@ -274,17 +287,6 @@ def _parse(choice: Any) -> tuple[str, int]:
 
 
 # -- consequences -------------------------------------------------------------------------------
-
-
-def _with_consequences(state: QuattroState, events: list[Event]) -> list[Event]:
-    """Append the events the rules trigger by themselves (forced keep, the last virtual player's
-    cards, the reveal of a sealed opening, the end of a phase, the fourth card, the comparison)."""
-    for event in events:
-        state = evolve(state, event)
-    while (follow := _consequence(state)) is not None:
-        events.append(follow)
-        state = evolve(state, follow)
-    return events
 
 
 def _consequence(state: QuattroState) -> Event | None:

@@ -35,12 +35,12 @@ authenticity of every work (known to its submitter), appraisals (which work and 
 to the appraiser only), chip transfers (to the two seats). Public: names and their 가나다
 order, who has submitted, the revealed kinds and owners, the siren, the auction winner and
 bid, the picks, the galleries' kinds, eliminations, the final revenues and ranking.
-Appraisals and transfers write one event type, "SecretRecorded", with no public data; the
-runtime still shows every log entry's actor and time, so the public log tells that a seat
-did something secret during its pick turn (the projector view does not).
+Appraisals and transfers write one event type, "SecretRecorded", with no public data: the
+log shown to the public and to other seats leaves such entries out, and the server sends a
+view only to audiences whose view changed, so nobody else learns that anything happened.
 
-The runtime hands `setup` only the seat count, not the names, so the dealer enters the nine
-names once (decision `enter_names`) before round 1; equal names fall back to seat order.
+The entering order comes from the seats' names as the table was made; equal names fall back to
+seat order.
 
 Table options:
 

@@ -49,9 +49,7 @@ def turn(state: GalleryState) -> Turn:
                 decisions.append(Decision("deal", T("작품 분배 (자동)", "Deal the works (automatic)"), auto=True))
             else:
                 decisions.append(_deal_decision(state))
-        if state.names is None:
-            decisions.append(_names_decision(state))
-        return Turn(T("준비: 작품 분배와 이름", "Setup: deal and names"), tuple(decisions) + extra)
+        return Turn(T("준비: 작품 분배", "Setup: the deal"), tuple(decisions) + extra)
     label = T(f"{state.round}라운드", f"Round {state.round}")
     if state.step == SUBMIT:
         alive = survivors(state)
@@ -124,15 +122,6 @@ def _deal_options(state: GalleryState) -> tuple[Option, ...]:
     )
 
 
-def _names_decision(state: GalleryState) -> Decision:
-    return Decision(
-        "enter_names",
-        T("참가자 이름을 입력하세요 (출품 입장 순서는 이름 가나다순)",
-          "Enter the players' names (the submission order is by name, 가나다 order)"),
-        tuple(Field(f"name_{s}", "text", T(f"{s + 1}번 자리 이름", f"Name of seat {s + 1}")) for s in range(state.seats)),
-    )
-
-
 def _entry_options(state: GalleryState, seat: int) -> tuple[Option, ...]:
     return tuple(_entry_option(kind, sticker) for kind, sticker in legal_entries(state, seat))
 
@@ -170,13 +159,13 @@ def _work_options(state: GalleryState, owners: tuple[int, ...]) -> tuple[Option,
 
 
 @lru_cache(maxsize=4096)
-def _work_option(names: tuple[str, ...] | None, seat: int, kind: str) -> Option:
+def _work_option(names: tuple[str, ...], seat: int, kind: str) -> Option:
     label = _label(names, seat)
     return Option(seat, T(f"{label.ko}의 {kind_label(kind).ko}", f"{kind_label(kind).en} of {label.en}"))
 
 
-def _label(names: tuple[str, ...] | None, seat: int) -> T:
-    return seat_label_of(names[seat] if names is not None else None, seat)
+def _label(names: tuple[str, ...], seat: int) -> T:
+    return seat_label_of(names[seat], seat)
 
 
 def _transfer_decision(state: GalleryState) -> Decision | None:
@@ -194,7 +183,7 @@ def _transfer_decision(state: GalleryState) -> Decision | None:
 
 
 @lru_cache(maxsize=1024)
-def _transfer(names: tuple[str, ...] | None, givers: tuple[int, ...], alive: tuple[int, ...], most: int) -> Decision:
+def _transfer(names: tuple[str, ...], givers: tuple[int, ...], alive: tuple[int, ...], most: int) -> Decision:
     return Decision(
         "transfer_chips",
         T("칩 양도 기록 (자리 사이)", "Record a chip transfer between seats"),

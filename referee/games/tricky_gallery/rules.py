@@ -19,6 +19,7 @@ from referee.kernel import (
     T,
     expect,
     require,
+    with_consequences,
 )
 
 from .decisions import turn
@@ -66,9 +67,10 @@ SECRET = "SecretRecorded"  # appraisals and chip transfers share one opaque publ
 # -- setup ---------------------------------------------------------------------------------------
 
 
-def setup(seats: int, options: Mapping[str, Any], rng: Rng) -> GalleryState:
+def setup(seats: tuple[str, ...], options: Mapping[str, Any], rng: Rng) -> GalleryState:
     return GalleryState(
-        seats=seats,
+        seats=len(seats),
+        names=tuple(seats),
         deal_mode=options.get("deal", DEAL_REFEREE),
         no_bid=options.get("no_bid_rank1", NO_BID_FIRST),
     )
@@ -84,8 +86,6 @@ def decide(state: GalleryState, actor: Actor, move: dict[str, Any], rng: Rng) ->
             events = _deal_all(state, rng)
         case "deal_work":
             events = [_deal_one(state, move["deal"])]
-        case "enter_names":
-            events = [_names(state, move)]
         case "submit_work":
             events = [_submission(state, actor.acting_seat, move["entry"])]
         case "enter_auction":
@@ -96,7 +96,7 @@ def decide(state: GalleryState, actor: Actor, move: dict[str, Any], rng: Rng) ->
             events = [_appraise(state, actor.acting_seat, move["work"])]
         case _:  # "transfer_chips"
             events = [_transferred(state, move["from"], move["to"], move["amount"])]
-    return _with_consequences(state, events)
+    return with_consequences(state, events, evolve, _consequence)
 
 
 def _deal_all(state: GalleryState, rng: Rng) -> list[Event]:
@@ -140,19 +140,6 @@ def _parse_deal(state: GalleryState, value: Any) -> tuple[int, str]:
             deal=value,
         )
     return int(seat), kind
-
-
-def _names(state: GalleryState, move: dict[str, Any]) -> Event:
-    names = [str(move[f"name_{s}"]).strip() for s in range(state.seats)]
-    for s, name in enumerate(names):
-        require(
-            0 < len(name) <= 40,
-            "gallery/bad_name",
-            f"{s + 1}번 자리 이름은 1-40자여야 합니다: {name!r}",
-            f"The name of seat {s + 1} must be 1-40 characters: {name!r}",
-            seat=s, name=name,
-        )
-    return Event("NamesEntered", {"names": names})
 
 
 def _submission(state: GalleryState, seat: int, value: Any) -> Event:
@@ -306,19 +293,8 @@ def _transferred(state: GalleryState, giver: Any, taker: Any, amount: Any) -> Ev
 # -- consequences ---------------------------------------------------------------------------------
 
 
-def _with_consequences(state: GalleryState, events: list[Event]) -> list[Event]:
-    """Append the events the rules trigger by themselves (round start, reveal, round end,
-    eliminations, the sale)."""
-    for event in events:
-        state = evolve(state, event)
-    while (follow := _consequence(state)) is not None:
-        events.append(follow)
-        state = evolve(state, follow)
-    return events
-
-
 def _consequence(state: GalleryState) -> Event | None:
-    if state.step == SETUP and state.names is not None and None not in state.extras:
+    if state.step == SETUP and None not in state.extras:
         return Event("RoundBegan", {"round": 1, "order": list(entering_order(state, 1))})
     if state.step == SUBMIT and all(state.entries[s] is not None for s in survivors(state)):
         # Gallery rule 4: every submitted work's kind and owner become public; the siren
@@ -352,8 +328,6 @@ def evolve(state: GalleryState, event: Event) -> GalleryState:
             seat = event["seat"]
             return replace(state, extras=replace_at(state.extras, seat, event["extra"]),
                            hands=replace_at(state.hands, seat, tuple(event["hand"])))
-        case "NamesEntered":
-            return replace(state, names=tuple(event["names"]))
         case "RoundBegan":
             return replace(state, round=event["round"], step=SUBMIT, entries=(None,) * state.seats, siren=False,
                            ties=0, winner=None, bid=None, no_bid_used=False, chain=(), taken=())

@@ -97,7 +97,7 @@ class GalleryState:
     seats: int = SEATS
     deal_mode: str = DEAL_REFEREE
     no_bid: str = NO_BID_FIRST
-    names: tuple[str, ...] | None = None
+    names: tuple[str, ...] = ()  # the seats' names, from the table
     extras: tuple[str | None, ...] = (None,) * SEATS  # the randomly dealt normal work per seat
     hands: tuple[tuple[str, ...], ...] = ((),) * SEATS
     genuine_left: tuple[int, ...] = (GENUINE_STICKERS,) * SEATS
@@ -144,9 +144,7 @@ def fixed_hand() -> tuple[str, ...]:
 
 def name_order(state: GalleryState) -> tuple[int, ...]:
     """Every seat in 가나다 order of its name (Python's order of Hangul syllables is 가나다
-    order); equal names fall back to the seat number. Seat order until names are entered."""
-    if state.names is None:
-        return tuple(range(state.seats))
+    order); equal names fall back to the seat number."""
     return tuple(sorted(range(state.seats), key=lambda s: (state.names[s], s)))
 
 
@@ -232,7 +230,7 @@ def final_order(state: GalleryState) -> tuple[int, ...]:
 
 
 def seat_label(state: GalleryState, seat: int) -> T:
-    return seat_label_of(state.names[seat] if state.names is not None else None, seat)
+    return seat_label_of(state.names[seat], seat)
 
 
 @lru_cache(maxsize=4096)

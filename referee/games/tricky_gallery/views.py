@@ -42,14 +42,14 @@ from .state import (
 
 def view(state: GalleryState, audience: Audience) -> dict[str, Any]:
     dealer = audience.kind == "dealer"
-    index = {seat: i + 1 for i, seat in enumerate(name_order(state))} if state.names is not None else {}
+    index = {seat: i + 1 for i, seat in enumerate(name_order(state))}
     out_round = {e.seat: e.round for e in state.eliminations}
     seats = []
     for seat in range(state.seats):
         entry: dict[str, Any] = {
             "seat": seat,
-            "name": state.names[seat] if state.names is not None else None,
-            "name_index": index.get(seat),
+            "name": state.names[seat],
+            "name_index": index[seat],
             "alive": state.alive[seat],
             "eliminated_round": out_round.get(seat),
             # Who has submitted is public (players walk into the room in order, Gallery rule 3).
@@ -68,7 +68,6 @@ def view(state: GalleryState, audience: Audience) -> dict[str, Any]:
         "round": state.round,
         "rounds": ROUNDS,
         "step": state.step,
-        "names_entered": state.names is not None,
         "entering_order": list(entering_order(state)) if state.round else [],
         "seats": seats,
         "reveal": _reveal(state, dealer),
@@ -177,7 +176,7 @@ def _queue(state: GalleryState) -> dict[str, Any] | None:
     if not state.round:
         return None
     rows = [
-        {"seat": s, "name": state.names[s] if state.names else None,
+        {"seat": s, "name": state.names[s],
          "submitted": state.entries[s] is not None}
         for s in entering_order(state)
     ]
@@ -199,7 +198,7 @@ def run_sheet(state: GalleryState) -> dict[str, Any]:
         works = _kinds(fixed_hand() + ((extra,) if extra else ()))
         rows.append({
             "seat": seat,
-            "name": state.names[seat] if state.names else None,
+            "name": state.names[seat],
             "extra": extra,
             "works": works,
             "stickers": {GENUINE: GENUINE_STICKERS, FAKE: 1},
