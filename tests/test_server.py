@@ -311,3 +311,23 @@ def test_seat_cards_print_from_the_console_and_the_command_line(server, tmp_path
     text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True, check=True).stdout
     for link in links:  # the same cards: the links are derived, so printing twice gives the same codes
         assert link["name"] in text and link["code"] in text
+
+
+def test_table_sheets_print_for_staff_only(server):
+    show, table, links = new_show(server)
+    server.ok("start", show=show, table=table)
+    server.ok("move", show=show, table=table, seat=0, move={"type": "put_coin", "coin": 5}, sid="p1")
+    server.ok("void", show=show, table=table, reason="연습 / practice")
+    assert set(server.snapshot(show)["tables"][0]["sheets"]) == {"audit", "results"}
+    assert requests.get(f"{server.url}/print/{show}/{table}/audit.pdf", timeout=10).status_code == 403
+    browser = requests.Session()
+    page = browser.get(f"{server.url}/console/login", timeout=10).text
+    csrf = page.split('name="csrf" value="')[1].split('"')[0]
+    browser.post(f"{server.url}/console/login", data={"pin": PIN, "csrf": csrf, "show": show}, timeout=10)
+    audit = browser.get(f"{server.url}/print/{show}/{table}/audit.pdf", timeout=60)
+    assert audit.status_code == 200 and audit.content.startswith(b"%PDF")
+    text = subprocess.run(["pdftotext", "-", "-"], input=audit.content, capture_output=True, check=True).stdout.decode()
+    for expected in ("table.started", "CoinPut", "table.voided", "연습 / practice", "dealer>seat:0", "김하나"):
+        assert expected in text, expected
+    assert browser.get(f"{server.url}/print/{show}/{table}/results.pdf", timeout=60).content.startswith(b"%PDF")
+    assert browser.get(f"{server.url}/print/{show}/{table}/nonsense.pdf", timeout=60).status_code == 404

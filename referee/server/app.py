@@ -306,6 +306,20 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         return Response(pdf, mimetype="application/pdf",
                         headers={"Content-Disposition": f'inline; filename="{show}-seat-cards.pdf"'})
 
+    @app.get("/print/<show>/<table>/<sheet>.pdf")
+    def table_sheet(show: str, table: str, sheet: str) -> Response:
+        staff = staff_from_session()
+        if staff is None or not shows.exists(show) or not staff.may(show):
+            abort(403)
+        from .printing import table_sheet_pdf
+
+        try:
+            pdf = table_sheet_pdf(service, show, table, sheet)
+        except RuleError:
+            abort(404)
+        return Response(pdf, mimetype="application/pdf",
+                        headers={"Content-Disposition": f'inline; filename="{table}-{sheet}.pdf"'})
+
     # -- the JSON API -----------------------------------------------------------------------
 
     @app.post("/api/<command>")

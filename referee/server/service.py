@@ -249,7 +249,8 @@ class Service:
         tables = []
         for table_id in info["tables"]:
             table = self.table(table_id)
-            tables.append({"view": table.view(Audience.dealer()), "log": table.log(Audience.dealer())[-60:]})
+            view = table.view(Audience.dealer())
+            tables.append({"view": view, "log": table.log(Audience.dealer())[-60:], "sheets": sheets_of(view)})
         return {"show": info, "tables": tables, "links": self.links(show), "games": _games_menu(self.games)}
 
     def public_snapshot(self, show: str) -> dict[str, Any]:
@@ -301,6 +302,20 @@ class Service:
 
     def publish_show(self, show: str) -> None:
         self.publish("/dealer", dealer_room(show), "show", self.dealer_snapshot(show))
+
+
+# Sheets every table has; a game adds its own under "sheets" in its dealer view:
+# {id: {"title": {ko, en}, "sections": [{"heading": {ko, en}, "paragraphs": [{ko, en}],
+# "table": [[cell, ...], ...]}]}} with cells plain strings or {ko, en}.
+COMMON_SHEETS = {"audit": ("감사 기록", "Audit report"), "results": ("최종 결과", "Final results")}
+
+
+def sheets_of(view: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """The printable sheets of a table (from its dealer view): id -> title."""
+    out = {key: {"ko": ko, "en": en} for key, (ko, en) in COMMON_SHEETS.items()}
+    for key, sheet in (view["state"].get("sheets") or {}).items():
+        out[key] = sheet["title"]
+    return out
 
 
 def _games_menu(games: Mapping[str, Game]) -> list[dict[str, Any]]:

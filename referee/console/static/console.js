@@ -147,6 +147,12 @@
       } }, tr(both("테이블 종료", "Finish table"))));
     }
     parts.push(actions);
+    parts.push(el("div", { class: "actions" }, Object.keys(entry.sheets).map(function (id) {
+      return el("a", { href: "/print/" + showId + "/" + view.table + "/" + id + ".pdf", target: "_blank", rel: "noopener",
+                       class: "print-link", "data-sheet": id }, tr(both("인쇄: ", "Print: ")) + tr(entry.sheets[id]));
+    })));
+    const panel = (window.ConsoleGames || {})[view.game];
+    if (panel) parts.push(panel(view, { command: command, showError: showError }));
 
     const seats = el("table", { class: "seats-table" }, [el("tr", {}, [
       el("th", { text: both("자리", "Seat") }), el("th", { text: both("상태", "Status") })])]);
