@@ -25,7 +25,7 @@ import redis
 
 from referee.kernel import Actor, Audience, Game, RuleError, get_game, registry, require
 from referee.store import RedisStore
-from referee.table import Table
+from referee.table import Table, audience_view
 
 from .shows import PlayerLink, Shows
 
@@ -209,20 +209,11 @@ class Service:
 
     # -- phones ------------------------------------------------------------------------------
 
-    def seat_of(self, link: PlayerLink) -> tuple[Table, int] | None:
-        """The player's table (the latest of the show that seats them) and seat there."""
-        name = self.shows.roster(link.show)[link.player]
-        for table_id in reversed(self.shows.tables(link.show)):
-            table = self.table(table_id)
-            if name in table.seats:
-                return table, table.seats.index(name)
-        return None
-
     def seat_submit(self, link: PlayerLink, payload: Any) -> dict[str, Any]:
         require(isinstance(payload, dict), "api/bad_payload", "제출 내용은 JSON 객체여야 합니다",
                 "A submission must be a JSON object")
         sid = _field(payload, "sid", str)
-        seated = self.seat_of(link)
+        seated = Moment(self, link.show).seat_of(link.player)
         require(seated is not None, "table/not_seated", "지금 앉아 있는 테이블이 없습니다",
                 "You are not seated at any table")
         table, seat = seated
@@ -237,71 +228,106 @@ class Service:
     # -- views -------------------------------------------------------------------------------
 
     def links(self, show: str) -> list[dict[str, Any]]:
-        out = []
-        for player, name in enumerate(self.shows.roster(show)):
-            issued = self.shows.current_link(show, player)
-            out.append({"player": player, "name": name, "token": issued.token, "code": issued.code,
-                        "url": f"{self.base_url()}/p/{issued.token}", "version": issued.link.version})
-        return out
+        return [{"player": issued.link.player, "name": name, "token": issued.token, "code": issued.code,
+                 "url": f"{self.base_url()}/p/{issued.token}", "version": issued.link.version}
+                for name, issued in zip(self.shows.roster(show), self.shows.current_links(show), strict=True)]
 
-    def dealer_snapshot(self, show: str) -> dict[str, Any]:
-        info = self.shows.info(show)
+    def dealer_snapshot(self, show: str, moment: Moment | None = None) -> dict[str, Any]:
+        moment = moment or Moment(self, show)
         tables = []
-        for table_id in info["tables"]:
-            table = self.table(table_id)
-            view = table.view(Audience.dealer())
-            tables.append({"view": view, "log": table.log(Audience.dealer())[-60:], "sheets": sheets_of(view)})
-        return {"show": info, "tables": tables, "links": self.links(show), "games": _games_menu(self.games)}
+        for table_id in moment.info["tables"]:
+            view = moment.view(table_id, Audience.dealer())
+            log = self.table(table_id).log(Audience.dealer(), last=60)
+            tables.append({"view": view, "log": log, "sheets": sheets_of(view)})
+        return {"show": moment.info, "tables": tables, "links": self.links(show), "games": _games_menu(self.games)}
 
-    def public_snapshot(self, show: str) -> dict[str, Any]:
-        info = self.shows.info(show)
-        current = info["current"]
-        view = self.table(current).view(Audience.public()) if current else None
-        return {"show": {"id": show, "name": info["name"]}, "table": view,
+    def public_snapshot(self, show: str, moment: Moment | None = None) -> dict[str, Any]:
+        moment = moment or Moment(self, show)
+        current = moment.info["current"]
+        view = moment.view(current, Audience.public()) if current else None
+        return {"show": {"id": show, "name": moment.info["name"]}, "table": view,
                 "version": view["version"] if view else 0}
 
-    def seat_snapshot(self, link: PlayerLink) -> dict[str, Any]:
-        info = self.shows.info(link.show)
-        seated = self.seat_of(link)
-        view = None if seated is None else seated[0].view(Audience.of_seat(seated[1]))
-        return {"show": {"id": link.show, "name": info["name"]}, "player": info["roster"][link.player],
+    def seat_snapshot(self, link: PlayerLink, moment: Moment | None = None) -> dict[str, Any]:
+        moment = moment or Moment(self, link.show)
+        seated = moment.seat_of(link.player)
+        view = None if seated is None else moment.view(seated[0].id, Audience.of_seat(seated[1]))
+        return {"show": {"id": link.show, "name": moment.info["name"]}, "player": moment.info["roster"][link.player],
                 "seat": None if seated is None else seated[1], "table": view,
                 "version": view["version"] if view else 0}
 
     def fan_out(self, show: str, table_id: str, everyone: bool = False) -> None:
-        """Send each audience its own view, computed once per audience.
+        """Send each audience its own view, computed once per audience from one read.
 
         The dealer room gets the show; the projector the current table's public view; each
         seated player's phone that seat's view (``everyone``: every player of the show, after
         a change of which table seats whom).
         """
-        table = self.table(table_id)
-        self.publish_show(show)
-        if self.shows.current(show) == table_id:
-            self._publish_if_changed(show, "/public", public_room(show), self.public_snapshot(show))
-        roster = self.shows.roster(show)
-        players = range(len(roster)) if everyone else [roster.index(name) for name in table.seats]
+        moment = Moment(self, show)
+        self.publish("/dealer", dealer_room(show), "show", self.dealer_snapshot(show, moment))
+        rooms: list[tuple[str, str, dict[str, Any]]] = []
+        if moment.info["current"] == table_id:
+            rooms.append(("/public", public_room(show), self.public_snapshot(show, moment)))
+        roster = moment.info["roster"]
+        seats = self.table(table_id).seats
+        players = range(len(roster)) if everyone else [roster.index(name) for name in seats]
         for player in players:
-            link = PlayerLink(show, player, 0)
-            self._publish_if_changed(show, "/seat", player_room(show, player), self.seat_snapshot(link))
+            rooms.append(("/seat", player_room(show, player), self.seat_snapshot(PlayerLink(show, player, 0), moment)))
+        self._publish_changed(show, rooms)
 
-    def _publish_if_changed(self, show: str, namespace: str, room: str, payload: dict[str, Any]) -> None:
-        """Send a view only when it differs from the last one sent to that room (any process).
+    def _publish_changed(self, show: str, rooms: list[tuple[str, str, dict[str, Any]]]) -> None:
+        """Send each view only when it differs from the last one sent to its room (by any process).
 
         An action that changes nothing an audience may see (an appraisal, seen by its seat
         only) then sends that audience nothing: a new payload would itself tell that something
         happened. Clients that reconnect get a fresh snapshot anyway.
         """
-        table = payload.get("table")
-        content = {**payload, "version": None, "table": {**table, "version": None} if table else None}
-        digest = hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
-        if self.r.hget(f"{self.prefix}sent:{show}", room) == digest:
+        if not rooms:
             return
-        self.r.hset(f"{self.prefix}sent:{show}", room, digest)
-        self.publish(namespace, room, "view", payload)
+        key = f"{self.prefix}sent:{show}"
+        digests = [_digest(payload) for _, _, payload in rooms]
+        before = self.r.hmget(key, [room for _, room, _ in rooms])
+        changed = {room: d for (_, room, _), d, old in zip(rooms, digests, before, strict=True) if d != old}
+        if changed:
+            self.r.hset(key, mapping=changed)
+        for namespace, room, payload in rooms:
+            if room in changed:
+                self.publish(namespace, room, "view", payload)
 
     def publish_show(self, show: str) -> None:
         self.publish("/dealer", dealer_room(show), "show", self.dealer_snapshot(show))
+
+
+class Moment:
+    """One read of a show: its registry entry, and each table folded once. Every view built
+    for one fan-out comes from the same Moment, so they agree and Redis is read once."""
+
+    def __init__(self, service: Service, show: str) -> None:
+        self.service = service
+        self.info = service.shows.info(show)
+        self._folded: dict[str, Any] = {}
+
+    def view(self, table_id: str, audience: Audience) -> dict[str, Any]:
+        table = self.service.table(table_id)
+        if table_id not in self._folded:
+            self._folded[table_id] = table.load()
+        return audience_view(table.game, table.header, self._folded[table_id], audience)
+
+    def seat_of(self, player: int) -> tuple[Table, int] | None:
+        """The player's table (the latest of the show that seats them) and seat there."""
+        name = self.info["roster"][player]
+        for table_id in reversed(self.info["tables"]):
+            table = self.service.table(table_id)
+            if name in table.seats:
+                return table, table.seats.index(name)
+        return None
+
+
+def _digest(payload: dict[str, Any]) -> str:
+    """A payload's content without its version numbers."""
+    table = payload.get("table")
+    content = {**payload, "version": None, "table": {**table, "version": None} if table else None}
+    return hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
 # Sheets every table has; a game adds its own under "sheets" in its dealer view:

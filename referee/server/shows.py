@@ -205,9 +205,14 @@ class Shows:
         pipe.execute()
         return IssuedLink(link, token, code)
 
-    def current_link(self, show: str, player: int) -> IssuedLink:
-        link = PlayerLink(show, player, int(self.r.get(f"{self.p}linkver:{show}:{player}") or 0))
-        return IssuedLink(link, *self.credentials(link))
+    def current_links(self, show: str) -> list[IssuedLink]:
+        """Every player's link as it stands, in roster order (one Redis read)."""
+        count = self.r.llen(f"{self.p}show:{show}:roster")
+        if not count:
+            return []
+        versions = self.r.mget([f"{self.p}linkver:{show}:{player}" for player in range(count)])
+        links = [PlayerLink(show, player, int(v or 0)) for player, v in enumerate(versions)]
+        return [IssuedLink(link, *self.credentials(link)) for link in links]
 
     def resolve(self, token: Any) -> PlayerLink | None:
         """The player a token grants now, or None (unknown, malformed, or re-issued since)."""

@@ -38,10 +38,11 @@ def _free_port() -> int:
 
 
 class EmbeddedRedis:
-    def __init__(self, data_dir: str | os.PathLike[str]) -> None:
+    def __init__(self, data_dir: str | os.PathLike[str], port: int | None = None) -> None:
         self.dir = Path(data_dir).resolve() / "redis"
         self.process: subprocess.Popen[bytes] | None = None
         self.port: int | None = None
+        self.wanted_port = port  # a fixed port (a Redis that others reach by URL); default: any free one
 
     @property
     def url(self) -> str:
@@ -66,7 +67,7 @@ class EmbeddedRedis:
                 if port and self._alive(port):
                     self.port = port
                     return self
-            port = _free_port()
+            port = self.wanted_port or _free_port()
             args = [
                 redis_server_binary(),
                 "--bind", "127.0.0.1",

@@ -148,8 +148,10 @@ class Table:
     def view(self, audience: Audience) -> dict[str, Any]:
         return audience_view(self.game, self.header, self.load(), audience)
 
-    def log(self, audience: Audience) -> list[dict[str, Any]]:
-        return audience_log(self.store.entries(self.id), audience)
+    def log(self, audience: Audience, last: int | None = None) -> list[dict[str, Any]]:
+        """The log as `audience` may see it; `last`: only the newest entries."""
+        after = 0 if last is None else max(0, self.store.version(self.id) - last)
+        return audience_log(self.store.entries(self.id, after=after), audience)
 
     # -- commands --------------------------------------------------------------------------
 

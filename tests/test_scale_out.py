@@ -1,0 +1,103 @@
+"""Several server processes on one Redis: the store and the Socket.IO queue are shared, so a
+phone on one process and the projector on another see each other, and submissions through
+both land exactly once with gapless versions."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+
+import pytest
+
+from referee.store import EmbeddedRedis
+
+from .live import Client, LiveServer
+
+PLAYERS = [f"p{i}" for i in range(10)]
+TICKS = 200  # per player: 2,000 submissions in all
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory):
+    redis_dir = tmp_path_factory.mktemp("shared-redis")
+    redis_server = EmbeddedRedis(redis_dir).start()
+    env = {"REDIS_URL": redis_server.url, "REFEREE_SECRET_KEY": uuid.uuid4().hex,
+           "REFEREE_EXTRA_GAMES": "tests.counter_game"}
+    a = LiveServer(tmp_path_factory.mktemp("server-a"), env=env).start()
+    b = LiveServer(tmp_path_factory.mktemp("server-b"), env=env).start()
+    yield a, b
+    a.stop()
+    b.stop()
+    redis_server.stop()
+
+
+def test_a_phone_on_one_process_and_the_projector_on_the_other(pair):
+    a, b = pair
+    show = "m" + uuid.uuid4().hex[:8]
+    a.ok("create_show", show=show, name="두 프로세스")
+    for name in ("가", "나"):
+        b.ok("add_player", show=show, name=name)
+    table = a.ok("create_table", show=show, game="tricky_coin", players=["가", "나"], seed=2)["table"]
+    links = b.snapshot(show)["links"]  # the same links from either process (one secret key)
+    assert [(x["token"], x["code"]) for x in links] == [(x["token"], x["code"]) for x in a.snapshot(show)["links"]]
+    projector_b = Client(b.url, "/public", {"show": show})
+    projector_a = Client(a.url, "/public", {"show": show})
+    phone_a = Client(a.url, "/seat", {"token": links[0]["token"]})
+    phone_b = Client(b.url, "/seat", {"token": links[1]["token"]})
+    try:
+        b.ok("start", show=show, table=table)
+        ack = phone_a.call("submit", {"table": table, "move": {"type": "put_coin", "coin": 5}, "sid": "a"})
+        seen = projector_b.wait_for(lambda e, p: e == "view" and p["version"] >= ack["ack"]["version"])
+        assert seen["table"]["state"]["seats"][0]["box_count"] == 1
+        ack = phone_b.call("submit", {"table": table, "move": {"type": "put_coin", "coin": 20}, "sid": "b"})
+        seen = projector_a.wait_for(lambda e, p: e == "view" and p["version"] >= ack["ack"]["version"])
+        assert seen["table"]["state"]["step"] == "token"
+        # The phone on A hears about B's move too.
+        assert phone_a.wait_for(lambda e, p: e == "view" and p["version"] >= ack["ack"]["version"])
+    finally:
+        for c in (projector_a, projector_b, phone_a, phone_b):
+            c.close()
+
+
+def test_thousands_of_concurrent_submissions_through_both_land_once(pair):
+    a, b = pair
+    show = "c" + uuid.uuid4().hex[:8]
+    a.ok("create_show", show=show, name="카운터")
+    for name in PLAYERS:
+        a.ok("add_player", show=show, name=name)
+    table = a.ok("create_table", show=show, game="counter", players=PLAYERS)["table"]
+    a.ok("start", show=show, table=table)
+    links = a.snapshot(show)["links"]
+    phones = [Client((a if i % 2 else b).url, "/seat", {"token": link["token"]}) for i, link in enumerate(links)]
+    projector = Client(b.url, "/public", {"show": show})
+    failures: list = []
+
+    def play(i: int) -> None:
+        for n in range(TICKS):
+            sid = f"{i}-{n}"
+            try:
+                ack = phones[i].call("submit", {"table": table, "move": {"type": "tick", "by": 1}, "sid": sid}, timeout=60)
+            except Exception as exc:  # a lost ack is resent with the same id, as a phone does
+                failures.append((sid, repr(exc)))
+                ack = phones[i].call("submit", {"table": table, "move": {"type": "tick", "by": 1}, "sid": sid}, timeout=60)
+            if not ack["ok"]:
+                failures.append((sid, ack))
+
+    try:
+        threads = [threading.Thread(target=play, args=(i,)) for i in range(len(phones))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=600)
+        assert not [f for f in failures if isinstance(f[1], dict)], failures[:5]
+        log = b.log_of(show, table)["entries"]
+        assert [e["v"] for e in log] == list(range(1, len(log) + 1))  # gapless
+        ticks = [e for e in log if e["event"]["type"] == "Ticked"]
+        assert len(ticks) == len(PLAYERS) * TICKS
+        assert len({e["sid"] for e in ticks}) == len(ticks)  # each submission once
+        final = log[-1]["v"]
+        seen = projector.wait_for(lambda e, p: e == "view" and p["version"] >= final, timeout=60)
+        assert seen["table"]["state"]["counts"] == [TICKS] * len(PLAYERS)
+    finally:
+        for c in (*phones, projector):
+            c.close()
