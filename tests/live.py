@@ -91,7 +91,8 @@ class Client:
     """A real python-socketio client on one namespace that records every event it receives."""
 
     def __init__(self, server_url: str, namespace: str, auth: dict[str, Any] | None = None,
-                 events: tuple[str, ...] = ("view", "show", "revoked"), reconnect: bool = False) -> None:
+                 events: tuple[str, ...] = ("view", "show", "revoked"), reconnect: bool = False,
+                 transports: tuple[str, ...] = ("websocket",)) -> None:
         self.namespace = namespace
         self.received: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.history: list[tuple[str, Any]] = []
@@ -99,7 +100,8 @@ class Client:
         self.sio = socketio.Client(reconnection=reconnect, reconnection_delay=0.2, reconnection_delay_max=1)
         for event in events:
             self.sio.on(event, self._recorder(event), namespace=namespace)
-        self.sio.connect(server_url, namespaces=[namespace], auth=auth, transports=["websocket"], wait_timeout=10)
+        self.sio.connect(server_url, namespaces=[namespace], auth=auth, transports=list(transports),
+                         wait_timeout=10)
 
     def _recorder(self, event: str):
         def record(payload: Any = None) -> None:

@@ -1,0 +1,105 @@
+"""deploy/nginx/referee.conf in front of two server processes on one Redis, with a real nginx:
+pages, the API, WebSocket and long-polling clients all work through it, and a phone and the
+projector on different transports see each other."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+import requests
+
+from referee.store import EmbeddedRedis
+
+from .live import Client, LiveServer, free_port
+
+DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
+
+
+@pytest.fixture(scope="module")
+def proxied(tmp_path_factory):
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not Path(nginx).exists():
+        pytest.fail("nginx is required for the deploy test (scripts/setup installs it)")
+    base = tmp_path_factory.mktemp("deploy")
+    redis_server = EmbeddedRedis(base / "redis").start()
+    env = {"REDIS_URL": redis_server.url, "REFEREE_SECRET_KEY": uuid.uuid4().hex, "REFEREE_PROXIED": "1"}
+    servers = []
+    for name in ("a", "b"):
+        (base / name).mkdir()
+        servers.append(LiveServer(base / name, env=env).start())
+    port = free_port()
+    site = (DEPLOY / "nginx" / "referee.conf").read_text()
+    site = site.replace("server 127.0.0.1:5001;", f"server 127.0.0.1:{servers[0].port};")
+    site = site.replace("server 127.0.0.1:5002;", f"server 127.0.0.1:{servers[1].port};")
+    site = re.sub(r"listen 80;", f"listen 127.0.0.1:{port};", site)
+    (base / "site.conf").write_text(site)
+    (base / "nginx.conf").write_text(f"""
+daemon off;
+pid {base}/nginx.pid;
+error_log {base}/nginx-error.log;
+events {{ worker_connections 1024; }}
+http {{
+    access_log {base}/nginx-access.log;
+    client_body_temp_path {base}/body;
+    proxy_temp_path {base}/proxy;
+    fastcgi_temp_path {base}/fastcgi;
+    uwsgi_temp_path {base}/uwsgi;
+    scgi_temp_path {base}/scgi;
+    include {base}/site.conf;
+}}
+""")
+    check = subprocess.run([nginx, "-t", "-c", str(base / "nginx.conf"), "-p", str(base)], capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+    proc = subprocess.Popen([nginx, "-c", str(base / "nginx.conf"), "-p", str(base)])
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(100):
+        try:
+            if requests.get(url + "/healthz", timeout=1).ok:
+                break
+        except requests.RequestException:
+            time.sleep(0.1)
+    yield url, servers
+    proc.terminate()
+    proc.wait(timeout=10)
+    for server in servers:
+        server.stop()
+    redis_server.stop()
+
+
+def test_through_nginx_websocket_and_polling_clients_see_each_other(proxied):
+    url, servers = proxied
+    show = "n" + uuid.uuid4().hex[:8]
+    headers = {"X-Staff-Pin": "4321"}
+
+    def api(command: str, **payload):
+        out = requests.post(f"{url}/api/{command}", json=payload, headers=headers, timeout=30).json()
+        assert out["ok"], out
+        return out
+
+    api("create_show", show=show, name="프록시")
+    for name in ("가", "나"):
+        api("add_player", show=show, name=name)
+    table = api("create_table", show=show, game="tricky_coin", players=["가", "나"])["table"]
+    api("start", show=show, table=table)
+    links = requests.get(f"{url}/api/shows/{show}", headers=headers, timeout=30).json()["snapshot"]["links"]
+    assert requests.get(f"{url}/display/{show}", timeout=10).status_code == 200
+    assert requests.get(f"{url}/static/vendor/socket.io.min.js", timeout=10).status_code == 200
+
+    phone = Client(url, "/seat", {"token": links[0]["token"]})  # WebSocket through nginx
+    projector = Client(url, "/public", {"show": show}, transports=("polling",))  # needs sticky sessions
+    try:
+        ack = phone.call("submit", {"table": table, "move": {"type": "put_coin", "coin": 10}, "sid": "n1"})
+        assert ack["ok"], ack
+        seen = projector.wait_for(lambda e, p: e == "view" and p["version"] >= ack["ack"]["version"])
+        assert seen["table"]["state"]["seats"][0]["box_count"] == 1
+    finally:
+        phone.close()
+        projector.close()
+    log = (Path(str(servers[0].data_dir)) / f"server-{servers[0].port}.log").read_text()
+    assert "Traceback" not in log
