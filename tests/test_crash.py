@@ -1,7 +1,7 @@
 """Crash safety, live: the server is killed with SIGKILL at random points (and, separately, an
 external Redis is), many times in one match. After each restart every acknowledged move is in
 the log exactly once, the table continues, and the phones and the projector reconnect by
-themselves to the current state. The long variant is bench/crash_soak.py."""
+themselves to the current state. The long variant: bench/crash_soak.py (REFEREE_CRASH_KILLS)."""
 
 from __future__ import annotations
 
@@ -106,8 +106,11 @@ def stop_redis_of(data_dir: Path) -> None:
             pass
 
 
+KILLS = int(os.environ.get("REFEREE_CRASH_KILLS", "6"))
+
+
 def test_sigkill_the_server_at_random_points(tmp_path):
-    """Matches are played until the server has been killed six times while they ran."""
+    """Matches are played until the server has been killed KILLS times while they ran."""
     server = LiveServer(tmp_path).start()
     kills = 0
     rnd = random.Random(11)
@@ -116,7 +119,7 @@ def test_sigkill_the_server_at_random_points(tmp_path):
 
     def killer() -> None:
         nonlocal server, kills
-        while kills < 6:
+        while kills < KILLS:
             time.sleep(rnd.uniform(0.2, 1.0))
             server.stop(signal.SIGKILL)
             kills += 1
