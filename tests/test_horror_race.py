@@ -792,3 +792,18 @@ def test_random_races_keep_every_character_and_coin_and_finish(seats, deal):
         for s in result.standings:
             assert s.score == sum({1: 3, 2: 2, 3: 1}.get(place[c], 0) for c in state.backings[s.seat])
             assert s.rank == 1 + sum(o.score > s.score for o in result.standings)
+
+
+def test_groups_option_is_checked_against_the_table():
+    from referee.kernel import RuleError
+    from referee.store import MemoryStore
+    from referee.table import Table
+
+    store = MemoryStore()
+    names = [f"P{i}" for i in range(10)]
+    table = Table.create(store, "g-ok", "horror_race", names, options={"groups": "guests:9,10"})
+    assert table.header["options"]["groups"] == "guests:9,10"
+    for bad in ("guests:11", "guests:0", "guests:9,9", "everyone", 3):
+        with pytest.raises(RuleError) as err:
+            Table.create(store, f"g-{bad}", "horror_race", names, options={"groups": bad})
+        assert err.value.code == "table/bad_option" and str(bad) in err.value.en

@@ -19,12 +19,21 @@ from .text import T
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """A table option (a house rule): its name, default and allowed values."""
+    """A table option (a house rule): its name, default and allowed values.
+
+    With `accepts`, the values are too many to list (a set of seats): `choices` are examples
+    for screens, and `accepts(value, seat_count)` says whether a value is allowed (the seat
+    count is None when an option is checked without a table).
+    """
 
     name: str
     default: Any
     choices: tuple[Any, ...]
     label: T
+    accepts: Callable[[Any, int | None], bool] | None = None
+
+    def allows(self, value: Any, seats: int | None = None) -> bool:
+        return self.accepts(value, seats) if self.accepts is not None else value in self.choices
 
 
 @dataclass(frozen=True)
@@ -48,17 +57,17 @@ class Game:
     def usual_seats(self) -> int:
         return self.default_seats or self.seats[0]
 
-    def resolve_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
+    def resolve_options(self, given: Mapping[str, Any] | None, seats: int | None = None) -> dict[str, Any]:
         """The full option set: defaults, overridden by `given`; unknown or bad values raise."""
         given = dict(given or {})
         out = {}
         for spec in self.options:
             value = given.pop(spec.name, spec.default)
-            if value not in spec.choices:
+            if not spec.allows(value, seats):
                 raise RuleError(
                     "table/bad_option",
-                    f"옵션 {spec.name}에 {value!r}는 쓸 수 없습니다 (가능: {list(spec.choices)})",
-                    f"Option {spec.name} cannot be {value!r} (allowed: {list(spec.choices)})",
+                    f"옵션 {spec.name}에 {value!r}는 쓸 수 없습니다 (예: {list(spec.choices)})",
+                    f"Option {spec.name} cannot be {value!r} (e.g. {list(spec.choices)})",
                     option=spec.name, value=value,
                 )
             out[spec.name] = value

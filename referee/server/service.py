@@ -347,7 +347,7 @@ def sheets_of(view: dict[str, Any]) -> dict[str, dict[str, str]]:
 def _games_menu(games: Mapping[str, Game]) -> list[dict[str, Any]]:
     return [
         {"id": g.id, "title": g.title.to_json(), "seats": list(g.seats), "usual_seats": g.usual_seats,
-         "options": [{"name": o.name, "default": o.default, "choices": list(o.choices), "label": o.label.to_json()}
-                     for o in g.options]}
+         "options": [{"name": o.name, "default": o.default, "choices": list(o.choices), "label": o.label.to_json(),
+                      "free": o.accepts is not None} for o in g.options]}
         for g in games.values()
     ]

@@ -66,7 +66,7 @@ def new_header(game: Game, table: str, seats: list[str], options: Mapping[str, A
         "rules": game.rules_version,
         "seed": seed,
         "seats": list(seats),
-        "options": game.resolve_options(options),
+        "options": game.resolve_options(options, len(seats)),
         "created": created,
     }
 

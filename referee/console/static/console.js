@@ -81,6 +81,12 @@
     const box = $("option-fields");
     box.replaceChildren();
     (game ? game.options : []).forEach(function (o) {
+      if (o.free) {  // too many values to list: typed, with the examples offered
+        const list = el("datalist", { id: "examples-" + o.name }, o.choices.map(function (c) { return el("option", { value: String(c) }); }));
+        const input = el("input", { name: "option:" + o.name, value: String(o.default), list: "examples-" + o.name, "data-free": "1" });
+        box.appendChild(el("label", {}, [el("span", { text: o.label }), input, list]));
+        return;
+      }
       const select = el("select", { name: "option:" + o.name });
       o.choices.forEach(function (c) {
         select.appendChild(el("option", { value: JSON.stringify(c), selected: c === o.default }, String(c)));
@@ -238,7 +244,9 @@
     $("new-table").addEventListener("submit", function (event) {
       event.preventDefault();
       const options = {};
-      event.target.querySelectorAll("[name^='option:']").forEach(function (s) { options[s.name.slice(7)] = JSON.parse(s.value); });
+      event.target.querySelectorAll("[name^='option:']").forEach(function (s) {
+        options[s.name.slice(7)] = s.dataset.free ? s.value : JSON.parse(s.value);
+      });
       command("create_table", { game: $("game-select").value, players: seatOrder.slice(), options: options })
         .then(function (ack) { if (ack.ok) { seatOrder.length = 0; selected = ack.table; render(); } });
     });

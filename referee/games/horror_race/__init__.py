@@ -43,7 +43,7 @@ Table options:
   drawn, chosen from the multisets the box can give.
 - ``groups`` (default ``none``): ``none`` ranks all seats together; ``guests:9,10`` (1-based
   seat numbers, comma-separated) puts those seats in a guest group, and seats are ranked
-  within their group (players, guests). Numbers beyond the table's seat count name nobody.
+  within their group (players, guests). A seat number beyond the table's seats is refused.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ from __future__ import annotations
 from referee.kernel import Game, OptionSpec, T
 
 from .rules import decide, evolve, result, setup, turn
-from .state import GroupChoices, RaceState
+from .state import RaceState, groups_allowed
 from .views import view
 
 GAME = Game(
@@ -69,9 +69,10 @@ GAME = Game(
         OptionSpec("deal", "referee", ("referee", "dealer"),
                    T("코인 뽑기: 심판 자동(referee) 또는 딜러 입력(dealer)",
                      "Coin draws: by the referee (referee) or entered by the dealer (dealer)")),
-        OptionSpec("groups", "none", GroupChoices(("none", "guests:10", "guests:9,10")),
+        OptionSpec("groups", "none", ("none", "guests:10", "guests:9,10"),
                    T("순위 그룹: none 또는 guests:자리번호들 (예: guests:9,10)",
-                     "Ranking groups: none or guests:seat numbers (e.g. guests:9,10)")),
+                     "Ranking groups: none or guests:seat numbers (e.g. guests:9,10)"),
+                   accepts=groups_allowed),
     ),
     default_seats=10,
 )

@@ -70,7 +70,7 @@ def setup(seats: tuple[str, ...], options: Mapping[str, Any], rng: Rng) -> RaceS
     # Horror rule 1: seats 1..N are the lottery order; the table's seat order is that order.
     guests = parse_groups(options.get("groups", "none")) or ()
     count = len(seats)
-    # Guest numbers beyond the table's seats name nobody (the option cannot know the seat count).
+    # The option was checked against the seat count when the table was made.
     return RaceState(
         seats=count,
         deal=options.get("deal", "referee"),

@@ -292,12 +292,7 @@ def parse_groups(value: Any) -> tuple[int, ...] | None:
     return tuple(sorted(seats))
 
 
-class GroupChoices(tuple):
-    """The values of the `groups` option: "none" or "guests:" and 1-based seat numbers.
-
-    Too many to list (every set of seats), so this tuple lists examples for screens and
-    accepts, for ``in``, every well-formed value.
-    """
-
-    def __contains__(self, value: object) -> bool:
-        return parse_groups(value) is not None
+def groups_allowed(value: Any, seats: int | None) -> bool:
+    """The `groups` option's values: "none", or "guests:" and 1-based seats of the table."""
+    guests = parse_groups(value)
+    return guests is not None and (seats is None or all(s <= seats for s in guests))
