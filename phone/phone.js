@@ -64,7 +64,7 @@
         formKey = key;
         sessionStorage.removeItem("referee.receipt");
         Forms.render(decisionBox, decision, {
-          memoryKey: "referee.pending:" + view.table,
+          memoryKey: key,
           submit: function (move, sid) { return live.send("submit", { table: view.table, move: move, sid: sid }); },
           onDone: function (sent, ack) {
             const summary = decision.fields.map(function (f) {
@@ -74,7 +74,7 @@
             sessionStorage.setItem("referee.receipt", JSON.stringify({
               table: view.table, summary: tr(decision.prompt) + " — " + summary, at: Date.now(), version: ack.ack.version,
             }));
-            formKey = null;
+            if (formKey === key) formKey = null;  // a newer form on screen keeps its choice in progress
             receipt();
           },
         });

@@ -110,17 +110,21 @@
     return String(value);
   }
 
+  const SLOT = "referee.pending";
+
   // Render `decision` into `root`. `submit(move, sid)` returns a promise of the server's ack.
-  // The pending submission (move and id) is kept in sessionStorage under `memoryKey`, so a
-  // reload or a lost connection resends the very same submission, which applies once.
+  // The pending submission (move and id) is kept in sessionStorage with `memoryKey`, which
+  // names this very decision (the same decision after a reload has the same key): a reload or
+  // a lost connection resends the very same submission, which applies once. A later decision
+  // never adopts an earlier one's submission.
   function render(root, decision, options) {
     const values = {};
     const memoryKey = options.memoryKey;
     const formId = newSid();
     root.dataset.form = formId;
     let stage = "choose";
-    let pending = memoryKey ? JSON.parse(sessionStorage.getItem(memoryKey) || "null") : null;
-    if (pending && pending.move && pending.move.type === decision.move) stage = "confirm";
+    let pending = memoryKey ? JSON.parse(sessionStorage.getItem(SLOT) || "null") : null;
+    if (pending && pending.key === memoryKey && pending.move && pending.move.type === decision.move) stage = "confirm";
     else pending = null;
     let error = null;
 
@@ -138,8 +142,8 @@
           onclick: function () {
             const move = { type: decision.move };
             decision.fields.forEach(function (f) { move[f.name] = values[f.name]; });
-            pending = { move: move, sid: newSid() };
-            if (memoryKey) sessionStorage.setItem(memoryKey, JSON.stringify(pending));
+            pending = { key: memoryKey, move: move, sid: newSid() };
+            if (memoryKey) sessionStorage.setItem(SLOT, JSON.stringify(pending));
             stage = options.confirm === false ? "sending" : "confirm";
             error = null;
             if (stage === "sending") send(); else draw();
@@ -166,7 +170,8 @@
 
     function forget() {
       pending = null;
-      if (memoryKey) sessionStorage.removeItem(memoryKey);
+      const stored = memoryKey ? JSON.parse(sessionStorage.getItem(SLOT) || "null") : null;
+      if (stored && stored.key === memoryKey) sessionStorage.removeItem(SLOT);  // not a newer form's
     }
 
     function send() {

@@ -1,0 +1,248 @@
+// The projector's picture of Quattro: the two candidates with their opened cards and their
+// unopened cards as backs, the six virtual players with the cards laid face up with them, the
+// phase and whose turn, and at the end the final comparison. Only the public view arrives here:
+// what a virtual player still hides and what a candidate received is never in it.
+(function () {
+  "use strict";
+  const { el, both, tr } = window.I18N;
+
+  const COLOURS = {
+    R: { ko: "빨강", en: "red", mark: "●" },
+    B: { ko: "파랑", en: "blue", mark: "■" },
+    G: { ko: "초록", en: "green", mark: "▲" },
+    Y: { ko: "노랑", en: "yellow", mark: "★" },
+  };
+  // A virtual player is dealt 3 cards and every exchange is one card for one (Quattro rules 2, 3).
+  const VIRTUAL_HAND = 3;
+  const STARTED = ["open", "exchange", "compare", "draw", "over"];
+
+  function isZero(card) { return card === "0a" || card === "0b"; }
+  function number(card) { return isZero(card) ? 0 : Number(card.slice(1)); }
+
+  function cardLabel(card) {
+    if (isZero(card)) {
+      const mark = card.slice(1).toUpperCase();
+      return both("0 (제로 " + mark + ")", "0 (zero " + mark + ")");
+    }
+    const c = COLOURS[card[0]];
+    return both(c.ko + " " + card.slice(1), c.en + " " + card.slice(1));
+  }
+
+  // One face-up card, drawn like the physical card: its colour, a big number, the colour's
+  // mark (for colour-blind viewers) and, for the zeros, which zero it is.
+  function face(card, extra) {
+    const zero = isZero(card);
+    const kind = zero ? "z" + card.slice(1) : card[0];
+    const corner = zero ? card.slice(1).toUpperCase() : COLOURS[card[0]].mark;
+    return el("div", { class: "qc face qc-" + kind + (extra ? " " + extra : ""), "data-card": card,
+                       title: tr(cardLabel(card)) }, [
+      el("span", { class: "qc-corner" }, corner),
+      el("span", { class: "qc-num" }, String(number(card))),
+      el("span", { class: "qc-name", text: zero ? both("제로 " + corner, "zero " + corner)
+        : both(COLOURS[card[0]].ko, COLOURS[card[0]].en) }),
+    ]);
+  }
+
+  function back(extra) {
+    return el("div", { class: "qc back" + (extra ? " " + extra : "") }, [el("span", { class: "qc-logo" }, "Q")]);
+  }
+
+  function seatName(view, seat) { return view.seats[seat]; }
+
+  function stepTitle(state) {
+    switch (state.step) {
+      case "first": return both("선 플레이어 정하기", "Choosing the first player");
+      case "deal": case "mulligan": return both("카드 배분 · 멀리건", "Deal · mulligans");
+      case "virtual": return both("가상 플레이어 배분", "Dealing the virtual players");
+      case "open": return both((state.phase + 1) + "번째 카드 공개", "Opening card " + (state.phase + 1));
+      case "exchange": return both("교환 " + state.phase + "단계", "Exchange phase " + state.phase);
+      case "draw": return both("완전 동점 · 딜러 결정", "Full draw · dealer decides");
+      default: return both("최종 비교", "Final comparison");
+    }
+  }
+
+  // Set of "seat:card" and "vp:card" that were not on the previous view: they flip in.
+  function newCards(view, previous) {
+    const was = previous && previous.table === view.table ? previous.state : null;
+    const fresh = new Set();
+    if (!was) return fresh;
+    view.state.seats.forEach(function (s, i) {
+      s.opened.forEach(function (card) { if (was.seats[i].opened.indexOf(card) < 0) fresh.add("s" + i + ":" + card); });
+    });
+    view.state.virtual.forEach(function (v, i) {
+      v.face_up.forEach(function (f, k) { if (k >= was.virtual[i].face_up.length) fresh.add("v" + i + ":" + f.card); });
+    });
+    return fresh;
+  }
+
+  function candidate(view, seat, fresh) {
+    const state = view.state;
+    const s = state.seats[seat];
+    const c = state.comparison;
+    const over = !!c;
+    const winner = state.winner === seat;
+    const acting = state.step === "exchange" && state.to_act === seat;
+    const badges = el("div", { class: "qt-badges" }, [
+      state.first === seat ? el("span", { class: "qt-badge first", text: both("선", "1st") }) : null,
+      acting ? el("span", { class: "qt-badge turn", text: both("차례", "To act") }) : null,
+      state.step === "mulligan" && s.kept ? el("span", { class: "qt-badge ok", text: both("유지", "Kept") }) : null,
+      state.step === "mulligan" && !s.kept ? el("span", { class: "qt-badge wait", text: both("고민 중", "Deciding") }) : null,
+      state.step === "open" ? (s.open_submitted ? el("span", { class: "qt-badge ok", text: both("공개 카드 선택 ✓", "Card chosen ✓") })
+        : el("span", { class: "qt-badge wait", text: both("공개 카드 고르는 중", "Choosing a card") })) : null,
+      winner ? el("span", { class: "qt-badge win", text: both("승리", "Winner") }) : null,
+    ]);
+
+    const cards = el("div", { class: "qt-hand" });
+    let shown = s.opened.slice();
+    let decisive = -1;
+    if (over) {
+      // The final hand, highest first, so the tie-break can be read left to right.
+      shown = c.hands[seat].slice().sort(function (a, b) { return number(b) - number(a); });
+      if (c.rule === "high") decisive = c.position - 1;
+    }
+    shown.forEach(function (card, i) {
+      const cls = [fresh.has("s" + seat + ":" + card) ? "fresh" : "", i === decisive ? "decisive" : ""].join(" ").trim();
+      cards.appendChild(face(card, cls));
+    });
+    for (let i = 0; i < s.hand_count; i++) cards.appendChild(back());
+
+    const all = state.virtual.length;
+    const chips = el("div", { class: "qt-chips" });
+    for (let vp = 0; vp < state.virtual.length; vp++) {
+      const order = s.exchanged_with.indexOf(vp);
+      chips.appendChild(el("span", { class: "qt-chip" + (order >= 0 ? " on" : ""), "data-vp": String(vp) }, String(vp + 1)));
+    }
+    const stats = el("div", { class: "qt-stats" }, [
+      el("span", { class: "qt-stat", "data-role": "exchanges", text: both("교환 " + s.exchanges + "/" + all, "Exchanges " + s.exchanges + "/" + all) }),
+      chips,
+      el("span", { class: "qt-stat", "data-role": "passes", text: both("패스 " + s.passes, "Passes " + s.passes) }),
+      el("span", { class: "qt-stat", "data-role": "mulligans", text: both("멀리건 " + s.mulligans, "Mulligans " + s.mulligans) }),
+    ]);
+    const notes = el("div", { class: "qt-notes" }, [
+      s.must_exchange ? el("span", { class: "qt-owe", text: both("패스 불가: 남은 교환 " + (all - s.exchanges) + "명",
+        "No pass: " + (all - s.exchanges) + " exchanges owed") }) : null,
+    ]);
+    const verdict = over ? el("div", { class: "qt-verdict" }, [
+      el("span", { class: "qt-quattro" + (c.quattro[seat] ? " yes" : " no") + (c.rule === "only_quattro" && winner ? " decisive" : ""), "data-role": "quattro",
+                   text: c.quattro[seat] ? both("콰트로!", "Quattro!") : both("콰트로 아님", "No quattro") }),
+      el("span", { class: "qt-sum" + (c.rule === "sum" && winner ? " decisive" : ""), "data-role": "sum", text: both("합 " + c.sums[seat], "Sum " + c.sums[seat]) }),
+    ]) : null;
+
+    return el("div", { class: "qt-cand" + (acting ? " acting" : "") + (winner ? " winner" : "") + (over && !winner ? " loser" : ""),
+                       "data-seat": String(seat) }, [
+      el("div", { class: "qt-cand-head" }, [el("div", { class: "qt-name" }, seatName(view, seat)), badges]),
+      cards,
+      verdict,
+      over ? null : stats,
+      over ? null : notes,
+    ]);
+  }
+
+  function middle(view) {
+    const state = view.state;
+    const c = state.comparison;
+    const pips = el("div", { class: "qt-pips" });
+    for (let i = 1; i <= 4; i++) pips.appendChild(el("span", { class: "qt-pip" + (state.phase >= i ? " on" : "")
+      + (state.step === "open" && state.phase + 1 === i ? " next" : "") }, String(i)));
+    const parts = [el("div", { class: "qt-step", "data-role": "step", text: stepTitle(state) }), pips];
+    if (c) {
+      if (state.winner != null) {
+        parts.push(el("div", { class: "qt-winner", "data-role": "winner" },
+          tr(both(seatName(view, state.winner) + " 승리", seatName(view, state.winner) + " wins"))));
+      }
+      const decided = view.result ? view.result.decided_by
+        : both("완전 동점: 딜러 결정 대기", "Equal all the way: awaiting the dealer");
+      parts.push(el("div", { class: "qt-decided", "data-role": "decided-by", text: decided }));
+    } else if (state.step === "exchange" && state.to_act != null) {
+      parts.push(el("div", { class: "qt-turn", text: both(seatName(view, state.to_act) + " 차례", seatName(view, state.to_act) + " to act") }));
+    }
+    if (!c && state.actions.length) {
+      // The latest turns of the exchange phases: who exchanged with whom, who passed.
+      parts.push(el("ol", { class: "qt-log", "data-role": "log" }, state.actions.slice(-4).reverse().map(function (a) {
+        const who = seatName(view, a.seat);
+        return el("li", { class: a.action === "pass" ? "pass" : "exchange", text: a.action === "pass"
+          ? both(a.phase + "단계 · " + who + " 패스", "Phase " + a.phase + " · " + who + " passes")
+          : both(a.phase + "단계 · " + who + " ⇄ 가상 " + (a.vp + 1), "Phase " + a.phase + " · " + who + " ⇄ virtual " + (a.vp + 1)) });
+      })));
+    }
+    return el("div", { class: "qt-mid" + (c ? " final" : "") }, parts);
+  }
+
+  function virtualPlayer(view, vp, fresh, lastAction) {
+    const state = view.state;
+    const v = state.virtual[vp];
+    const cards = el("div", { class: "qt-vp-cards" });
+    v.face_up.forEach(function (f) {
+      cards.appendChild(el("div", { class: "qt-laid" }, [
+        face(f.card, fresh.has("v" + vp + ":" + f.card) ? "fresh" : ""),
+        el("span", { class: "qt-giver" }, seatName(view, f.seat)),
+      ]));
+    });
+    if (STARTED.indexOf(state.step) >= 0) {
+      for (let i = v.face_up.length; i < VIRTUAL_HAND; i++) cards.appendChild(el("div", { class: "qt-laid" }, [back()]));
+    } else {
+      cards.appendChild(el("div", { class: "qt-vp-wait", text: both("배분 전", "Not dealt yet") }));
+    }
+    const hot = lastAction && lastAction.action === "exchange" && lastAction.vp === vp;
+    return el("div", { class: "qt-vp" + (hot ? " hot" : ""), "data-vp": String(vp) }, [
+      el("div", { class: "qt-vp-name", text: both("가상 " + (vp + 1), "Virtual " + (vp + 1)) }),
+      cards,
+    ]);
+  }
+
+  function moment(view, previous) {
+    const was = previous && previous.table === view.table ? previous.state : null;
+    if (!was) return null;
+    const state = view.state;
+    const name = function (seat) { return seatName(view, seat); };
+    if (state.comparison && !was.comparison) {
+      if (state.winner == null) return both("완전 동점! 딜러가 결정합니다", "A full draw! The dealer decides");
+      const by = view.result ? view.result.decided_by : { ko: "", en: "" };
+      return both(name(state.winner) + " 승리!\n" + by.ko, name(state.winner) + " wins!\n" + by.en);
+    }
+    if (state.winner != null && was.winner == null) {
+      return both(name(state.winner) + " 승리 (딜러 결정)", name(state.winner) + " wins (the dealer decided)");
+    }
+    if (state.seats[0].opened.length > was.seats[0].opened.length) {
+      const a = state.seats[0].opened[state.seats[0].opened.length - 1];
+      const b = state.seats[1].opened[state.seats[1].opened.length - 1];
+      return both("공개! " + name(0) + " " + cardLabel(a).ko + " · " + name(1) + " " + cardLabel(b).ko,
+                  "Open! " + name(0) + " " + cardLabel(a).en + " · " + name(1) + " " + cardLabel(b).en);
+    }
+    if (state.actions.length > was.actions.length) {
+      const a = state.actions[state.actions.length - 1];
+      const closed = state.step === "open" && was.step === "exchange";
+      const tail = closed ? both(" — 교환 " + a.phase + "단계 끝", " — exchange phase " + a.phase + " over") : both("", "");
+      if (a.action === "pass") return both(name(a.seat) + " 패스" + tail.ko, name(a.seat) + " passes" + tail.en);
+      const given = cardLabel(a.given);
+      return both(name(a.seat) + " ⇄ 가상 " + (a.vp + 1) + " · " + given.ko + " 내려놓음",
+                  name(a.seat) + " ⇄ virtual " + (a.vp + 1) + " · lays down " + given.en);
+    }
+    for (let seat = 0; seat < 2; seat++) {
+      if (state.seats[seat].mulligans > was.seats[seat].mulligans) {
+        const n = state.seats[seat].mulligans;
+        return both(name(seat) + " 멀리건 (" + n + "번째)", name(seat) + " takes mulligan " + n);
+      }
+    }
+    if (state.first != null && was.first == null) {
+      return both("선 플레이어: " + name(state.first), "First player: " + name(state.first));
+    }
+    return null;
+  }
+
+  window.DisplayGames = window.DisplayGames || {};
+  window.DisplayGames.quattro = {
+    render: function (board, view, previous) {
+      const state = view.state;
+      const fresh = newCards(view, previous);
+      const lastAction = state.actions[state.actions.length - 1];
+      const vps = el("div", { class: "qt-vps" });
+      state.virtual.forEach(function (_, vp) { vps.appendChild(virtualPlayer(view, vp, fresh, lastAction)); });
+      board.replaceChildren(el("div", { class: "qt" + (state.comparison ? " qt-over" : "") }, [
+        el("div", { class: "qt-cands" }, [candidate(view, 0, fresh), middle(view), candidate(view, 1, fresh)]),
+        vps,
+      ]));
+      return moment(view, previous);
+    },
+  };
+})();
