@@ -6,8 +6,8 @@
   const { el, tr, both } = window.I18N;
   const $ = function (id) { return document.getElementById(id); };
   let snapshot = null;
-  let formKey = null;
   let live = null;
+  const forms = new Map();  // decision key -> its card
 
   function showError(error) {
     $("error").hidden = !error;
@@ -57,33 +57,50 @@
     }
 
     const decisionBox = $("decision");
-    const decision = view && view.decisions && view.decisions[0];
-    const key = decision ? view.table + ":" + JSON.stringify(decision) : null;
-    if (decision) {
-      if (key !== formKey) {  // another player's move must not wipe a choice in progress
-        formKey = key;
+    const decisions = (view && view.decisions) || [];
+    if (decisions.length) {
+      // Every decision the seat owes now (a pick and an appraisal, say), each its own form.
+      // A form whose decision is unchanged is kept, so another player's move does not wipe a
+      // choice in progress.
+      const keep = new Set();
+      const cards = decisions.map(function (decision) {
+        const key = view.table + ":" + JSON.stringify(decision);
+        keep.add(key);
+        if (!forms.has(key)) forms.set(key, decisionCard(view, decision, key));
+        return forms.get(key);
+      });
+      Array.from(forms.keys()).forEach(function (k) { if (!keep.has(k)) forms.delete(k); });
+      if (cards.some(function (c, i) { return decisionBox.children[i] !== c; }) || decisionBox.children.length !== cards.length) {
         sessionStorage.removeItem("referee.receipt");
-        Forms.render(decisionBox, decision, {
-          memoryKey: key,
-          submit: function (move, sid) { return live.send("submit", { table: view.table, move: move, sid: sid }); },
-          onDone: function (sent, ack) {
-            const summary = decision.fields.map(function (f) {
-              const value = sent.move[f.name];
-              return tr(f.label) + ": " + (f.shape === "one" ? Forms.labelOf(f.options, value) : JSON.stringify(value));
-            }).join(", ");
-            sessionStorage.setItem("referee.receipt", JSON.stringify({
-              table: view.table, summary: tr(decision.prompt) + " — " + summary, at: Date.now(), version: ack.ack.version,
-            }));
-            if (formKey === key) formKey = null;  // a newer form on screen keeps its choice in progress
-            receipt();
-          },
-        });
+        decisionBox.replaceChildren.apply(decisionBox, cards);
       }
     } else {
-      formKey = null;
+      forms.clear();
       decisionBox.replaceChildren(waiting(view));
     }
     receipt();
+  }
+
+  function decisionCard(view, decision, key) {
+    const card = el("div", { class: "decision-part", "data-move": decision.move });
+    const options = {
+      memoryKey: key,
+      submit: function (move, sid) { return live.send("submit", { table: view.table, move: move, sid: sid }); },
+      onDone: function (sent, ack) {
+        const summary = decision.fields.map(function (f) {
+          const value = sent.move[f.name];
+          return tr(f.label) + ": " + (f.shape === "one" ? Forms.labelOf(f.options, value) : JSON.stringify(value));
+        }).join(", ");
+        sessionStorage.setItem("referee.receipt", JSON.stringify({
+          table: view.table, summary: tr(decision.prompt) + " — " + summary, at: Date.now(), version: ack.ack.version,
+        }));
+        // The same decision may still be owed (another appraisal): offer it afresh.
+        if (forms.get(key) === card) Forms.render(card, decision, options);
+        receipt();
+      },
+    };
+    Forms.render(card, decision, options);
+    return card;
   }
 
   function waiting(view) {
@@ -108,11 +125,12 @@
     live = Live.connect("/seat", {
       keyOf: function (p) { return p.table ? p.table.table : null; },
       onSnapshot: function (payload) { snapshot = payload; showError(null); render(); },
-      onRefused: function (error) { showError(error); $("decision").replaceChildren(); },
+      onRefused: function (error) { showError(error); forms.clear(); $("decision").replaceChildren(); },
     });
     live.socket.on("revoked", function () {
       showError({ code: "auth/link_revoked", ko: "이 카드는 재발급되어 더 이상 쓸 수 없습니다. 진행 요원에게 새 카드를 받으세요.",
                   en: "This card was re-issued and no longer works. Ask the staff for your new card." });
+      forms.clear();
       $("decision").replaceChildren();
       $("holdings").replaceChildren();
       live.socket.disconnect();

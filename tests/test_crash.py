@@ -50,12 +50,15 @@ class Match:
         sid = uuid.uuid4().hex
         self.sent.add(sid)
         deadline = time.monotonic() + 120
+        last: object = None
         while time.monotonic() < deadline:
             try:
                 ack = self.phones[seat].call("submit", {"table": self.table, "move": move, "sid": sid}, timeout=5)
-            except Exception:  # disconnected or no answer: the server died under us
+            except Exception as exc:  # disconnected or no answer: the server died under us
+                last = exc
                 time.sleep(0.2)
                 continue
+            last = ack
             if ack["ok"]:
                 self.acked[sid] = ack["ack"]["action"]  # the version of the action's first entry
                 return
@@ -63,7 +66,9 @@ class Match:
                 time.sleep(0.2)  # Redis is down: the move was not written; try again
                 continue
             return  # refused by the rules (a stale view): nothing was written
-        raise AssertionError("a move could not be delivered for two minutes")
+        phone = self.phones[seat].sio
+        raise AssertionError(f"a move could not be delivered for two minutes: last {last!r}; "
+                             f"connected={phone.connected} namespaces={phone.namespaces} eio={phone.eio.state}")
 
     def play_step(self) -> bool:
         view = self.dealer_view()
@@ -88,8 +93,15 @@ class Match:
         """Phones and projector reconnected by themselves and hold the current version."""
         version = self.dealer_view()["version"]
         for client in (*self.phones, self.projector):
-            client.wait_for(lambda e, p: e == "view" and p["version"] >= version, timeout=30) if (
-                client.latest() is None or client.latest()["version"] < version) else None
+            latest = client.latest()
+            if latest is None or latest["version"] < version:
+                try:
+                    client.wait_for(lambda e, p: e == "view" and p["version"] >= version, timeout=30)
+                except TimeoutError:
+                    raise AssertionError(
+                        f"{client.namespace} stuck at v{latest and latest['version']} < v{version}; "
+                        f"connected={client.sio.connected} namespaces={client.sio.namespaces} "
+                        f"events={len(client.history)}") from None
             assert client.sio.connected
 
     def close(self) -> None:
