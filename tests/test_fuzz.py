@@ -103,6 +103,15 @@ def test_http_api(world, command, payload, pin):
     assert versions(live, show) == before
 
 
+def test_page_paths_with_control_characters_are_refused_cleanly(world):
+    """Found by the fuzz test: a show id with a newline once reached a redirect header."""
+    live, show, table, clients = world
+    for tail in ("\n", "a\r\nSet-Cookie: x=1", "\x00"):
+        response = requests.get(live.url + "/console/" + requests.utils.quote(tail, safe=""), allow_redirects=False,
+                                timeout=30)
+        assert response.status_code in (302, 404) and "\n" not in response.headers.get("Location", "")
+
+
 @FUZZ
 @given(path=st.sampled_from(["/p/", "/display/", "/console/", "/print/", "/api/shows/", "/join"]),
        tail=st.text(max_size=40), form=st.dictionaries(st.sampled_from(["code", "pin", "show", "csrf"]),

@@ -217,7 +217,8 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
                     session.clear()
                     session["staff_all"] = staff.all_shows
                     session["staff_shows"] = sorted(staff.shows)
-                    return redirect(f"/console/{show}" if show and staff.may(show) else "/console")
+                    wanted = show and shows.exists(show) and staff.may(show)
+                    return redirect(f"/console/{show}" if wanted else "/console")
         status = 429 if error == "rate/limited" else 401 if error else 200
         return render_template("login.html", error=error, show=request.args.get("show", "")), status
 
@@ -239,7 +240,8 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     def console(show: str) -> Any:
         staff = staff_from_session()
         if staff is None or not shows.exists(show) or not staff.may(show):
-            return redirect(f"/console/login?show={show}")
+            # Only a real show's id goes back into a URL (never raw input into a header).
+            return redirect(f"/console/login?show={show}" if shows.exists(show) else "/console/login")
         return render_template("console.html", show=shows.info(show))
 
     @app.get("/p/<token>")
