@@ -6,46 +6,10 @@
   "use strict";
   const { el, both, tr } = window.I18N;
 
-  const COLOURS = {
-    R: { ko: "빨강", en: "red", mark: "●" },
-    B: { ko: "파랑", en: "blue", mark: "■" },
-    G: { ko: "초록", en: "green", mark: "▲" },
-    Y: { ko: "노랑", en: "yellow", mark: "★" },
-  };
+  const { number, cardLabel, face, back } = window.QuattroCards;
   // A virtual player is dealt 3 cards and every exchange is one card for one (Quattro rules 2, 3).
   const VIRTUAL_HAND = 3;
   const STARTED = ["open", "exchange", "compare", "draw", "over"];
-
-  function isZero(card) { return card === "0a" || card === "0b"; }
-  function number(card) { return isZero(card) ? 0 : Number(card.slice(1)); }
-
-  function cardLabel(card) {
-    if (isZero(card)) {
-      const mark = card.slice(1).toUpperCase();
-      return both("0 (제로 " + mark + ")", "0 (zero " + mark + ")");
-    }
-    const c = COLOURS[card[0]];
-    return both(c.ko + " " + card.slice(1), c.en + " " + card.slice(1));
-  }
-
-  // One face-up card, drawn like the physical card: its colour, a big number, the colour's
-  // mark (for colour-blind viewers) and, for the zeros, which zero it is.
-  function face(card, extra) {
-    const zero = isZero(card);
-    const kind = zero ? "z" + card.slice(1) : card[0];
-    const corner = zero ? card.slice(1).toUpperCase() : COLOURS[card[0]].mark;
-    return el("div", { class: "qc face qc-" + kind + (extra ? " " + extra : ""), "data-card": card,
-                       title: tr(cardLabel(card)) }, [
-      el("span", { class: "qc-corner" }, corner),
-      el("span", { class: "qc-num" }, String(number(card))),
-      el("span", { class: "qc-name", text: zero ? both("제로 " + corner, "zero " + corner)
-        : both(COLOURS[card[0]].ko, COLOURS[card[0]].en) }),
-    ]);
-  }
-
-  function back(extra) {
-    return el("div", { class: "qc back" + (extra ? " " + extra : "") }, [el("span", { class: "qc-logo" }, "Q")]);
-  }
 
   function seatName(view, seat) { return view.seats[seat]; }
 

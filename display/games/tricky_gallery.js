@@ -8,19 +8,7 @@
   "use strict";
   const { el, both, tr } = window.I18N;
 
-  const KINDS = ["premium", "motricky", "pearl", "piper"];
-  const KIND_NAMES = {
-    premium: both("고급 작품", "Premium work"),
-    motricky: both("모트리키", "Mona Tricky"),
-    pearl: both("진주 귀걸이를 한 트리키", "Tricky with a Pearl Earring"),
-    piper: both("피리부는 트리키", "Tricky the Piper"),
-  };
-  const SHORT_NAMES = {
-    premium: both("고급", "Premium"),
-    motricky: both("모트리키", "Mona"),
-    pearl: both("진주 귀걸이", "Pearl"),
-    piper: both("피리부는", "Piper"),
-  };
+  const { KINDS, NAMES: KIND_NAMES, SHORT: SHORT_NAMES } = window.GalleryKinds;
 
   // -- sound: a Web Audio siren. Browsers allow audio only after a user gesture, so the
   // operator clicks "소리 켜기" once; without it the siren is only seen.

@@ -6,41 +6,11 @@
   "use strict";
   const { el, both, tr } = window.I18N;
 
-  const COLOURS = {
-    R: { ko: "빨강", en: "red", mark: "●" },
-    B: { ko: "파랑", en: "blue", mark: "■" },
-    G: { ko: "초록", en: "green", mark: "▲" },
-    Y: { ko: "노랑", en: "yellow", mark: "★" },
-  };
+  const QC = window.QuattroCards;
+  const { number } = QC;
+  function face(card, extra) { return QC.face(card, extra, "span"); }
+  function back(extra) { return QC.back(extra, "span"); }
   const MAX_MULLIGANS = 2;  // Quattro rule 1: up to two mulligans
-
-  function isZero(card) { return card === "0a" || card === "0b"; }
-  function number(card) { return isZero(card) ? 0 : Number(card.slice(1)); }
-
-  function cardLabel(card) {
-    if (isZero(card)) {
-      const mark = card.slice(1).toUpperCase();
-      return both("0 (제로 " + mark + ")", "0 (zero " + mark + ")");
-    }
-    const c = COLOURS[card[0]];
-    return both(c.ko + " " + card.slice(1), c.en + " " + card.slice(1));
-  }
-
-  function face(card, extra) {
-    const zero = isZero(card);
-    const kind = zero ? "z" + card.slice(1) : card[0];
-    const corner = zero ? card.slice(1).toUpperCase() : COLOURS[card[0]].mark;
-    return el("span", { class: "qc face qc-" + kind + (extra ? " " + extra : ""), "data-card": card, title: tr(cardLabel(card)) }, [
-      el("span", { class: "qc-corner" }, corner),
-      el("span", { class: "qc-num" }, String(number(card))),
-      el("span", { class: "qc-name", text: zero ? both("제로 " + corner, "zero " + corner)
-        : both(COLOURS[card[0]].ko, COLOURS[card[0]].en) }),
-    ]);
-  }
-
-  function back(extra) {
-    return el("span", { class: "qc back" + (extra ? " " + extra : "") }, [el("span", { class: "qc-logo" }, "Q")]);
-  }
 
   function slot(card, tag, kind, extra) {
     return el("div", { class: "qp-slot" + (kind ? " " + kind : "") }, [face(card, extra), el("span", { class: "qp-tag", text: tag })]);

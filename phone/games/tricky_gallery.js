@@ -1,22 +1,13 @@
 // The phone's picture of a Tricky Gallery seat: chips, stickers left, the hand, the works on
 // the table this round (with what this seat knows of them), its own submissions with their
 // authenticity, its appraisals (the answer shown big, right after it comes), its gallery and
-// everybody's galleries by kind. Only this seat's view arrives here.
-//
-// phone.js renders the first pending decision only; during a pick turn a seat owes two (take a
-// work, or first appraise one), so the appraisal form is rendered here with the same generic
-// Forms and sent on the page's own /seat connection.
+// everybody's galleries by kind. Only this seat's view arrives here; the decisions (submit,
+// appraise, take) are phone.js's generic forms.
 (function () {
   "use strict";
   const { el, both, tr } = window.I18N;
 
-  const KINDS = ["premium", "motricky", "pearl", "piper"];
-  const KIND_NAMES = {
-    premium: both("고급 작품", "Premium work"),
-    motricky: both("모트리키", "Mona Tricky"),
-    pearl: both("진주 귀걸이를 한 트리키", "Tricky with a Pearl Earring"),
-    piper: both("피리부는 트리키", "Tricky the Piper"),
-  };
+  const { NAMES: KIND_NAMES } = window.GalleryKinds;
 
   const seenAppraisals = {};      // table -> how many appraisals were drawn, to spot a new one
 

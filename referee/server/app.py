@@ -151,6 +151,8 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     app.jinja_env.globals["page_error"] = lambda code: PAGE_ERRORS.get(code, (code, code))
     # Every game's own projector and phone pictures, loaded on those pages (a game may have none).
     app.jinja_env.globals["game_scripts"] = lambda front: sorted(p.name for p in (ROOT / front / "games").glob("*.js"))
+    # Per-game helpers shared by the projector, the phones and the console (a game's cards).
+    app.jinja_env.globals["shared_game_scripts"] = lambda: sorted(p.name for p in (HERE / "static" / "games").glob("*.js"))
     app.jinja_env.globals["game_styles"] = lambda front: sorted(p.name for p in (ROOT / front / "games").glob("*.css"))
 
     def api_staff(payload: dict[str, Any]) -> Staff:

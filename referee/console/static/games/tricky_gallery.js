@@ -7,13 +7,7 @@
   "use strict";
   const { el, both, tr } = window.I18N;
 
-  const KINDS = ["premium", "motricky", "pearl", "piper"];
-  const KIND_NAMES = {
-    premium: both("고급", "Premium"),
-    motricky: both("모트리키", "Mona"),
-    pearl: both("진주", "Pearl"),
-    piper: both("피리", "Piper"),
-  };
+  const { SHORT: KIND_NAMES } = window.GalleryKinds;
 
   function nameOf(state, seat) { return (seat + 1) + ". " + state.seats[seat].name; }
 
