@@ -66,12 +66,16 @@
       const cards = decisions.map(function (decision) {
         const key = view.table + ":" + JSON.stringify(decision);
         keep.add(key);
-        if (!forms.has(key)) forms.set(key, decisionCard(view, decision, key));
+        const card = forms.get(key);
+        // A decision answered at version v that a view newer than v still shows is owed again
+        // (another appraisal): it gets a fresh form.
+        if (!card || (card.dataset.sentAt && view.version >= Number(card.dataset.sentAt))) {
+          forms.set(key, decisionCard(view, decision, key));
+        }
         return forms.get(key);
       });
       Array.from(forms.keys()).forEach(function (k) { if (!keep.has(k)) forms.delete(k); });
       if (cards.some(function (c, i) { return decisionBox.children[i] !== c; }) || decisionBox.children.length !== cards.length) {
-        sessionStorage.removeItem("referee.receipt");
         decisionBox.replaceChildren.apply(decisionBox, cards);
       }
     } else {
@@ -94,8 +98,7 @@
         sessionStorage.setItem("referee.receipt", JSON.stringify({
           table: view.table, summary: tr(decision.prompt) + " — " + summary, at: Date.now(), version: ack.ack.version,
         }));
-        // The same decision may still be owed (another appraisal): offer it afresh.
-        if (forms.get(key) === card) Forms.render(card, decision, options);
+        card.dataset.sentAt = String(ack.ack.version);  // see render: a newer view may owe it again
         receipt();
       },
     };

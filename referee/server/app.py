@@ -104,7 +104,8 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     def publish(namespace: str, room: str, event: str, payload: dict[str, Any]) -> None:
         sio.emit(event, payload, to=room, namespace=namespace)
 
-    service = Service(client, shows, publish, base_url, settings.prefix, registry(settings.extra_games))
+    service = Service(client, shows, publish, base_url, settings.prefix, registry(settings.extra_games),
+                      defer=sio.start_background_task)
     app.extensions["referee"] = service
     limiter = RateLimiter(client, settings.prefix)
     limits = settings.limits
@@ -421,7 +422,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         return _error(RuleError("auth/not_allowed", f"휴대폰에서 보낼 수 없는 명령입니다: {event}",
                                 f"Phones cannot send {event}", event=event))
 
-    dealers: dict[str, Staff] = {}
+    dealers: dict[str, tuple[Staff, str]] = {}  # dealer socket id -> (staff, show), this process
 
     @sio.on("connect", namespace="/dealer")
     def dealer_connect(auth: Any = None) -> None:
@@ -435,18 +436,21 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         if staff is None or not shows.exists(show) or not staff.may(show):
             raise ConnectionRefusedError({"code": "auth/staff_only", "ko": "스태프 로그인이 필요합니다",
                                           "en": "Staff login required"})
-        dealers[request.sid] = staff
+        dealers[request.sid] = (staff, show)
+        service.dealer_present(show, request.sid, True)
         join_room(dealer_room(show))
         sio.emit("show", service.dealer_snapshot(show), to=request.sid, namespace="/dealer")
 
     @sio.on("disconnect", namespace="/dealer")
     def dealer_disconnect(*args: Any) -> None:
-        dealers.pop(request.sid, None)
+        gone = dealers.pop(request.sid, None)
+        if gone is not None:
+            service.dealer_present(gone[1], request.sid, False)
 
     @sio.on("command", namespace="/dealer")
     def dealer_command(payload: Any = None) -> dict[str, Any]:
         payload = payload if isinstance(payload, dict) else {}
-        staff = dealers.get(request.sid, Staff())
+        staff = dealers.get(request.sid, (Staff(), None))[0]
         return _guard(lambda: service.command(staff, payload.get("command"), payload.get("args")))
 
     @sio.on("*", namespace="/dealer")

@@ -73,7 +73,11 @@ def _field(payload: dict[str, Any], name: str, kind: type | tuple[type, ...], op
 
 class Service:
     def __init__(self, client: redis.Redis, shows: Shows, publish: Publish, base_url: Callable[[], str],
-                 prefix: str = "ref:", games: Mapping[str, Game] | None = None) -> None:
+                 prefix: str = "ref:", games: Mapping[str, Game] | None = None,
+                 defer: Callable[[Callable[[], None]], Any] | None = None) -> None:
+        # The fan-out runs after the command has been acknowledged (the server defers it to a
+        # background task): the phone that moved hears "done" first, then every screen updates.
+        self.defer = defer or (lambda task: task())
         self.games = dict(games) if games is not None else registry()
         self.r = client
         self.prefix = prefix
@@ -127,7 +131,7 @@ class Service:
     def add_player(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         show = self._show(staff, payload)
         index = self.shows.add_player(show, payload.get("name"))
-        self.publish_show(show)
+        self.changed(show)
         return {"index": index, "roster": self.shows.roster(show)}
 
     def create_table(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
@@ -146,13 +150,13 @@ class Service:
         table_id = f"{show}-{len(self.shows.tables(show)) + 1}"
         Table.create(self.store, table_id, game.id, players, options, seed, self.games)
         self.shows.add_table(show, table_id)
-        self.fan_out(show, table_id, everyone=True)
+        self.changed(show, table_id, everyone=True)
         return {"table": table_id}
 
     def start(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         show, table = self._table_of(staff, payload)
         ack = table.start(Actor.dealer())
-        self.fan_out(show, table.id)
+        self.changed(show, table.id)
         return {"ack": ack.to_json()}
 
     def move(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
@@ -161,19 +165,19 @@ class Service:
         seat = _field(payload, "seat", int, optional=True)
         actor = Actor.dealer() if seat is None else Actor.on_behalf(seat)
         ack = table.submit(actor, payload.get("move"), _field(payload, "sid", str, optional=True))
-        self.fan_out(show, table.id)
+        self.changed(show, table.id)
         return {"ack": ack.to_json()}
 
     def void(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         show, table = self._table_of(staff, payload)
         ack = table.void(Actor.dealer(), payload.get("reason"), _field(payload, "action", int, optional=True))
-        self.fan_out(show, table.id)
+        self.changed(show, table.id)
         return {"ack": ack.to_json()}
 
     def finish(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         show, table = self._table_of(staff, payload)
         ack = table.finish(Actor.dealer(), str(payload.get("reason") or ""))
-        self.fan_out(show, table.id)
+        self.changed(show, table.id)
         return {"ack": ack.to_json()}
 
     def reissue(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
@@ -186,13 +190,13 @@ class Service:
         self.shows.issue(show, player)
         # Phones on the old link are told now; every later event re-checks the link anyway.
         self.publish("/seat", player_room(show, player), "revoked", {"player": player})
-        self.publish_show(show)
+        self.changed(show)
         return {"link": self.links(show)[player]}
 
     def set_current(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         show, table = self._table_of(staff, payload)
         self.shows.set_current(show, table.id)
-        self.fan_out(show, table.id, everyone=True)
+        self.changed(show, table.id, everyone=True)
         return {"current": table.id}
 
     COMMANDS: dict[str, Callable[[Service, Staff, dict[str, Any]], dict[str, Any]]] = {
@@ -222,7 +226,7 @@ class Service:
                 "테이블이 바뀌었습니다. 화면을 확인하고 다시 제출하세요",
                 "The table has changed; check the screen and submit again", table=payload.get("table"))
         ack = table.submit(Actor.of_seat(seat), payload.get("move"), sid)
-        self.fan_out(link.show, table.id)
+        self.changed(link.show, table.id)
         return {"ack": ack.to_json()}
 
     # -- views -------------------------------------------------------------------------------
@@ -256,24 +260,48 @@ class Service:
                 "seat": None if seated is None else seated[1], "table": view,
                 "version": view["version"] if view else 0}
 
-    def fan_out(self, show: str, table_id: str, everyone: bool = False) -> None:
+    def changed(self, show: str, table_id: str | None = None, everyone: bool = False) -> None:
+        """A command changed the show: send every audience its view, once acknowledged."""
+        def task() -> None:
+            try:
+                self.fan_out(show, table_id, everyone)
+            except Exception:  # the command stands; screens catch up on their next update
+                log.exception("fan-out failed for %s", show)
+
+        self.defer(task)
+
+    def fan_out(self, show: str, table_id: str | None = None, everyone: bool = False) -> None:
         """Send each audience its own view, computed once per audience from one read.
 
-        The dealer room gets the show; the projector the current table's public view; each
-        seated player's phone that seat's view (``everyone``: every player of the show, after
-        a change of which table seats whom).
+        Phones first (the seats wait on their own move), then the projector, then the dealer
+        console, and only when a console is connected (any process). The projector gets the
+        current table's public view; each seated player's phone that seat's view
+        (``everyone``: every player of the show, after a change of which table seats whom).
         """
         moment = Moment(self, show)
-        self.publish("/dealer", dealer_room(show), "show", self.dealer_snapshot(show, moment))
         rooms: list[tuple[str, str, dict[str, Any]]] = []
-        if moment.info["current"] == table_id:
-            rooms.append(("/public", public_room(show), self.public_snapshot(show, moment)))
         roster = moment.info["roster"]
-        seats = self.table(table_id).seats
-        players = range(len(roster)) if everyone else [roster.index(name) for name in seats]
-        for player in players:
-            rooms.append(("/seat", player_room(show, player), self.seat_snapshot(PlayerLink(show, player, 0), moment)))
+        if table_id is not None:
+            seats = self.table(table_id).seats
+            players = range(len(roster)) if everyone else [roster.index(name) for name in seats]
+            for player in players:
+                rooms.append(("/seat", player_room(show, player),
+                              self.seat_snapshot(PlayerLink(show, player, 0), moment)))
+            if moment.info["current"] == table_id:
+                rooms.append(("/public", public_room(show), self.public_snapshot(show, moment)))
         self._publish_changed(show, rooms)
+        if self.r.exists(f"{self.prefix}dealers:{show}"):
+            self.publish("/dealer", dealer_room(show), "show", self.dealer_snapshot(show, moment))
+
+    def dealer_present(self, show: str, sid: str, present: bool) -> None:
+        """Count the consoles connected to a show (in any process), so a show with none is
+        spared the dealer snapshot. A crashed process's entries expire within a day."""
+        key = f"{self.prefix}dealers:{show}"
+        if present:
+            self.r.hset(key, sid, "1")
+            self.r.expire(key, 24 * 3600)
+        else:
+            self.r.hdel(key, sid)
 
     def _publish_changed(self, show: str, rooms: list[tuple[str, str, dict[str, Any]]]) -> None:
         """Send each view only when it differs from the last one sent to its room (by any process).
@@ -293,9 +321,6 @@ class Service:
         for namespace, room, payload in rooms:
             if room in changed:
                 self.publish(namespace, room, "view", payload)
-
-    def publish_show(self, show: str) -> None:
-        self.publish("/dealer", dealer_room(show), "show", self.dealer_snapshot(show))
 
 
 class Moment:

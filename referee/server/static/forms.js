@@ -149,6 +149,8 @@
             if (stage === "sending") send(); else draw();
           },
         }, [el("span", { text: I18N.both("다음", "Next") })]));
+      } else if (stage === "sent") {
+        root.appendChild(el("p", { class: "sent", text: I18N.both("제출됨 ✓", "Sent ✓") }));
       } else {
         const list = el("dl", { class: "confirm-list" });
         decision.fields.forEach(function (f) {
@@ -181,6 +183,8 @@
         if (ack && ack.ok) {
           const sent = pending;
           forget();
+          stage = "sent";
+          draw();
           if (options.onDone) options.onDone(sent, ack);
         } else {
           error = ack ? ack.error : null;
