@@ -336,13 +336,15 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
                 raise RuleError("api/bad_payload", "요청 본문은 JSON 객체여야 합니다", "The request body must be a JSON object")
             return service.command(api_staff(payload), command, payload)
 
-        out = _guard(run)
-        return jsonify(out), 200 if out["ok"] else _status(out["error"]["code"])
+        return _answer(_guard(run))
 
     @app.get("/api/shows/<show>")
     def api_show(show: str) -> tuple[Response, int]:
-        out = _guard(lambda: {"snapshot": (_reading(api_staff({"show": show}), show), service.dealer_snapshot(show))[1]})
-        return jsonify(out), 200 if out["ok"] else _status(out["error"]["code"])
+        def run() -> dict[str, Any]:
+            _reading(api_staff({"show": show}), show)
+            return {"snapshot": service.dealer_snapshot(show)}
+
+        return _answer(_guard(run))
 
     @app.get("/api/shows/<show>/tables/<table>/log")
     def api_log(show: str, table: str) -> tuple[Response, int]:
@@ -353,8 +355,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
             t = service.table(table)
             return {"header": t.header, "entries": t.store.entries(table)}
 
-        out = _guard(run)
-        return jsonify(out), 200 if out["ok"] else _status(out["error"]["code"])
+        return _answer(_guard(run))
 
     def _reading(staff: Staff, show: str) -> None:
         shows.require(show)
@@ -459,6 +460,11 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
                                 event=event))
 
     return app, sio
+
+
+def _answer(out: dict[str, Any]) -> tuple[Response, int]:
+    """A JSON API response: 200 with the result, or the error's HTTP status."""
+    return jsonify(out), 200 if out["ok"] else _status(out["error"]["code"])
 
 
 def _status(code: str) -> int:
