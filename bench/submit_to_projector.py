@@ -17,6 +17,13 @@ its latest view's decisions, and the script times, from just before the emit,
 * ``all N``      the last of the N extra projectors receiving such a view (the workers count
                  how many of the N got it; a sample waits until all N have it, or times out).
 
+It also prints how long the N extra clients took to connect (all of them, from one "go" to the
+workers, and each connection's p50 / p99 / max). The server sets TCP_NODELAY on its connections
+itself (referee/server/entry.py), so no launcher is needed for that any more.
+
+bench/load_two_processes.py imports this module to run the same measurement on two server
+processes sharing one Redis (``run_size(..., nservers=2, shared=..., env=...)``).
+
 When a match ends the script creates and starts a new table in the same show (fixed seeds
 and a fixed move RNG, so every size plays the same moves). Each size runs on a fresh server.
 Every loop is bounded in count and time; only 127.0.0.1 is contacted; the script cleans up
@@ -151,24 +158,6 @@ def percentile(values: list[float], q: float) -> float:
 
 # -- the server subprocess -------------------------------------------------------------------------
 
-# A what-if for --what-if-nodelay: the same `referee.cli serve`, but the listening socket that
-# Flask-SocketIO makes with eventlet.listen gets TCP_NODELAY (accepted sockets inherit it on
-# Linux), so a second small frame on a socket is not held back by Nagle's algorithm until the
-# client's delayed ACK. Set by this launcher; the server's code is unchanged.
-NODELAY_LAUNCHER = """
-import runpy, socket, sys
-import eventlet
-eventlet.monkey_patch()
-_listen = eventlet.listen
-def listen(*args, **kwargs):
-    sock = _listen(*args, **kwargs)
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    return sock
-eventlet.listen = listen
-sys.argv = ["referee", *sys.argv[1:]]
-runpy.run_module("referee.cli", run_name="__main__")
-"""
-
 # With --gc-log the server runs with this sitecustomize (on PYTHONPATH, server process only): it
 # appends "monotonic_start generation milliseconds collected" for each collection to a file. The
 # server's code is unchanged.
@@ -189,11 +178,18 @@ if _path:
 
 
 class Server:
-    """``python -m referee.cli serve`` on 127.0.0.1 with its own embedded Redis in `data_dir`."""
+    """``python -m referee.cli serve`` on 127.0.0.1, with its own embedded Redis in `data_dir`, or
+    with ``shared`` (a started ``referee.store.EmbeddedRedis``) as its Redis through ``REDIS_URL``,
+    plus ``env`` (e.g. the ``REFEREE_SECRET_KEY`` every process on one Redis must share).
 
-    def __init__(self, data_dir: Path, gc_log: bool = False, nodelay: bool = False) -> None:
+    The server sets ``TCP_NODELAY`` on its connections itself (``referee/server/entry.py``)."""
+
+    def __init__(self, data_dir: Path, gc_log: bool = False, shared: Any = None,
+                 env: dict[str, str] | None = None, name: str = "server") -> None:
         self.data_dir = data_dir
-        self.nodelay = nodelay
+        self.shared = shared
+        self.env = dict(env or {})
+        self.name = name
         self.gc_log = data_dir / "gc.log" if gc_log else None
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -201,8 +197,10 @@ class Server:
         self.log_path = data_dir / "server.log"
 
     def start(self) -> Server:
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        env.pop("REDIS_URL", None)  # always the embedded Redis in our own data directory
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
+        env.pop("REDIS_URL", None)  # the embedded Redis in our own data directory, unless shared
+        if self.shared is not None:
+            env["REDIS_URL"] = self.shared.url
         # Lift the per-phone submit limit (30 per 10 s by default): the bench submits back to back.
         env["REFEREE_RATE_SUBMIT"] = "1000000/10"
         env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
@@ -216,8 +214,6 @@ class Server:
         serve = ["serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", str(self.data_dir),
                  "--pin", PIN, "--public-url", self.url]
         command = [sys.executable, "-m", "referee.cli", *serve]
-        if self.nodelay:
-            command = [sys.executable, "-c", NODELAY_LAUNCHER, *serve]
         self.proc = subprocess.Popen(
             command,
             stdout=self._log, stderr=subprocess.STDOUT, env=env, cwd=str(ROOT),
@@ -263,7 +259,10 @@ class Server:
 
         try:
             if getattr(self, "_redis", None) is None:  # one connection, so its HELLO counts once
-                port = int((self.data_dir / "redis" / "port").read_text().strip())
+                if self.shared is not None:
+                    port = int(self.shared.port)
+                else:
+                    port = int((self.data_dir / "redis" / "port").read_text().strip())
                 self._redis = redis.Redis(host="127.0.0.1", port=port, socket_timeout=5)
             stats = self._redis.info("commandstats")
         except (OSError, ValueError, redis.RedisError):
@@ -271,6 +270,8 @@ class Server:
         return {k.removeprefix("cmdstat_"): int(v["calls"]) for k, v in stats.items() if k != "cmdstat_info"}
 
     def redis_pid(self) -> int | None:
+        if self.shared is not None:
+            return self.shared.process.pid if self.shared.process is not None else None
         pid_file = self.data_dir / "redis" / "redis.pid"
         try:
             return int(pid_file.read_text().strip())
@@ -310,6 +311,8 @@ class Server:
         self._stop_redis()
 
     def _stop_redis(self) -> None:
+        if self.shared is not None:  # a shared Redis is stopped by whoever started it
+            return
         pid = self.redis_pid()
         if pid is None or not pid_alive(pid):
             return
@@ -350,24 +353,42 @@ def view_key(payload: Any) -> tuple[str | None, int]:
 
 
 async def worker_main(args: argparse.Namespace) -> int:
-    """Connect `--count` projector clients, then answer JSON-line commands on stdin:
+    """Import, answer ``{"ready": true}``, wait for a ``{"cmd": "go"}`` line on stdin (so all the
+    workers start connecting together), connect `--count` projector clients, report how that went
+    (``connected``, ``failed``, ``connect_ms``: each client's connect time; ``go``, ``connected_at``,
+    ``snapshots_at``: monotonic times of the go, the last connect, the last connect snapshot), then
+    answer JSON-line commands on stdin:
 
     {"cmd": "wait", "table": T, "version": V, "timeout": s} -> {"got": n, "first": t, "last": t}
         (n clients have a view of table T with version >= V; t: monotonic times of the first
         and the last of them to receive it)
-    {"cmd": "stats"} -> {"received": views received so far, "cpu": this process's CPU seconds}
+    {"cmd": "stats"} -> {"received": views received so far, "stale": how many of them were older than
+        a view of the same table the same client already had, "cpu": this process's CPU seconds}
     {"cmd": "quit"}  -> disconnects everyone and exits
     """
     raise_nofile()
     import aiohttp
     import socketio
 
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=1 << 20)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    reply({"ready": True})
+    line = await reader.readline()
+    if not line or json.loads(line).get("cmd") != "go":
+        return 0
+    t_go = time.monotonic()
+
     n = args.count
     receipts: list[list[tuple[str | None, int, float]]] = [[] for _ in range(n)]
     received = [0]
+    newest: list[tuple[str | None, int]] = [(None, -1)] * n  # each client's newest (table, version)
+    stale = [0]  # views older than one the same client already had (fan-outs overtaking each other)
     pending: list[Pending | None] = [None]
     session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))  # no cap on websockets
     clients: list[Any] = []
+    connect_ms: list[float] = []
+    connected_at = [t_go]
 
     def handler(i: int):
         def on_view(payload: Any = None) -> None:
@@ -375,6 +396,10 @@ async def worker_main(args: argparse.Namespace) -> int:
             table, version = view_key(payload)
             receipts[i].append((table, version, t))
             received[0] += 1
+            if table == newest[i][0] and version < newest[i][1]:
+                stale[0] += 1
+            else:
+                newest[i] = (table, version)
             p = pending[0]
             if p is not None and table == p.table and version >= p.version and i in p.remaining:
                 p.remaining.discard(i)
@@ -390,14 +415,18 @@ async def worker_main(args: argparse.Namespace) -> int:
             sio = socketio.AsyncClient(reconnection=False, handle_sigint=False, http_session=session, json=json)
             sio.on("view", handler(i), namespace="/public")
             clients.append(sio)
+            t0 = time.monotonic()
             try:
                 await asyncio.wait_for(
                     sio.connect(args.url, namespaces=["/public"], auth={"show": args.show}, transports=["websocket"],
                                 wait_timeout=CONNECT_TIMEOUT),
                     CONNECT_TIMEOUT + 5)
-                return None
             except Exception as err:  # noqa: BLE001 - reported to the orchestrator
                 return f"{type(err).__name__}: {err}"
+            t1 = time.monotonic()
+            connect_ms.append(round((t1 - t0) * 1000, 3))
+            connected_at[0] = max(connected_at[0], t1)
+            return None
 
     gate = asyncio.Semaphore(args.connect_concurrency)
     errors = [e for e in await asyncio.gather(*(connect(i, gate) for i in range(n))) if e]
@@ -405,13 +434,12 @@ async def worker_main(args: argparse.Namespace) -> int:
     # Wait (bounded) until every connected client holds its connect snapshot.
     deadline = time.monotonic() + VIEW_TIMEOUT
     while time.monotonic() < deadline and sum(1 for r in receipts if r) < connected:
-        await asyncio.sleep(0.05)
-    reply({"connected": connected, "snapshots": sum(1 for r in receipts if r), "errors": errors[:5],
-           "failed": len(errors)})
+        await asyncio.sleep(0.01)
+    firsts = [r[0][2] for r in receipts if r]
+    reply({"connected": connected, "snapshots": len(firsts), "errors": errors[:5], "failed": len(errors),
+           "connect_ms": connect_ms, "go": t_go, "connected_at": connected_at[0],
+           "snapshots_at": max(firsts) if firsts else None})
 
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     while True:
         line = await reader.readline()
         if not line:
@@ -436,7 +464,7 @@ async def worker_main(args: argparse.Namespace) -> int:
                         break
             reply({"got": len(times), "first": min(times) if times else None, "last": max(times) if times else None})
         elif cmd["cmd"] == "stats":
-            reply({"received": received[0], "cpu": time.process_time(),
+            reply({"received": received[0], "stale": stale[0], "cpu": time.process_time(),
                    "connected": sum(1 for c in clients if c.connected)})
         elif cmd["cmd"] == "quit":
             break
@@ -459,12 +487,13 @@ def reply(obj: dict[str, Any]) -> None:
 class Worker:
     """The orchestrator's handle on one worker process."""
 
-    def __init__(self, proc: asyncio.subprocess.Process, count: int) -> None:
+    def __init__(self, proc: asyncio.subprocess.Process, count: int, server: int = 0) -> None:
         self.proc = proc
         self.count = count
+        self.server = server  # index of the server process its clients are connected to
 
     @classmethod
-    async def start(cls, url: str, show: str, count: int, concurrency: int, log: Path) -> Worker:
+    async def start(cls, url: str, show: str, count: int, concurrency: int, log: Path, server: int = 0) -> Worker:
         err = open(log, "ab")
         proc = await asyncio.create_subprocess_exec(
             sys.executable, str(Path(__file__).resolve()), "--worker", "--url", url, "--show", show,
@@ -472,7 +501,7 @@ class Worker:
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=err,
             limit=1 << 20)
         err.close()
-        return cls(proc, count)
+        return cls(proc, count, server)
 
     async def read(self, timeout: float) -> dict[str, Any]:
         assert self.proc.stdout is not None
@@ -481,10 +510,13 @@ class Worker:
             raise RuntimeError("worker exited")
         return json.loads(line)
 
-    async def ask(self, cmd: dict[str, Any], timeout: float) -> dict[str, Any]:
+    async def send(self, cmd: dict[str, Any]) -> None:
         assert self.proc.stdin is not None
         self.proc.stdin.write((json.dumps(cmd) + "\n").encode())
         await self.proc.stdin.drain()
+
+    async def ask(self, cmd: dict[str, Any], timeout: float) -> dict[str, Any]:
+        await self.send(cmd)
         return await self.read(timeout)
 
     async def stop(self) -> None:
@@ -512,6 +544,7 @@ class Recorder:
         self.namespace = namespace
         self.sio = socketio.AsyncClient(reconnection=False, handle_sigint=False)
         self.latest: Any = None
+        self.received = 0  # views so far
         self.seen: list[tuple[str | None, int, float]] = []
         self.changed = asyncio.Event()
         self.sio.on("view", self._on_view, namespace=namespace)
@@ -519,6 +552,7 @@ class Recorder:
     def _on_view(self, payload: Any = None) -> None:
         t = time.monotonic()
         table, version = view_key(payload)
+        self.received += 1
         self.seen.append((table, version, t))
         del self.seen[:-200]
         self.latest = payload
@@ -561,24 +595,36 @@ class Recorder:
 class SizeResult:
     extra: int
     workers: int
+    servers: int = 1
     connected: int = 0
     samples: int = 0
     ack: list[float] = field(default_factory=list)
     projector: list[float] = field(default_factory=list)
     own_phone: list[float] = field(default_factory=list)  # the submitting phone's own new seat view
     all_extra: list[float] = field(default_factory=list)
+    # Several servers: the last extra client on the submitting phone's process, and on the others.
+    all_same: list[float] = field(default_factory=list)
+    all_other: list[float] = field(default_factory=list)
     got: list[int] = field(default_factory=list)  # how many of the extra clients got each update
     failures: list[str] = field(default_factory=list)
     tables: int = 0
+    connect_ms: list[float] = field(default_factory=list)  # each extra client's connect (its worker's clock)
+    connect_wall_s: float = 0.0  # from the workers' "go" to the last extra client connected
+    snapshots_wall_s: float = 0.0  # ... to the last one holding its connect snapshot
     server_cpu_ms_per_update: float = 0.0
+    server_cpu_each: list[float] = field(default_factory=list)  # per server process
     redis_cpu_ms_per_update: float = 0.0
     client_cpu_ms_per_update: float = 0.0
     bench_cpu_ms_per_update: float = 0.0  # the orchestrator (phones, measuring projector)
     other_cpu_ms_per_update: float = 0.0  # processes that are not part of this benchmark
     irq_cpu_ms_per_update: float = 0.0  # the kernel's interrupt time (mostly loopback networking)
     server_rss_mib: float = 0.0
+    server_rss_each: list[float] = field(default_factory=list)
     deliveries: int = 0  # views the extra clients received during the measured part
-    expected_deliveries: int = 0  # public updates sent in that time x extra clients
+    expected_deliveries: int = 0  # views the measuring projector received in that time x extra clients
+    public_views: int = 0  # views the measuring projector received in that time
+    public_updates: int = 0  # submits + 2 per new table in that time (what the script caused)
+    stale_views: int = 0  # of the deliveries, views older than one the same client already had
     discarded_blocks: int = 0
     redis_calls: dict[str, float] = field(default_factory=dict)  # Redis commands per update, by command
     wall_s: float = 0.0
@@ -591,20 +637,29 @@ class SizeResult:
             return {"p50": percentile(xs, 50), "p99": percentile(xs, 99), "max": max(xs), "mean": sum(xs) / len(xs)}
 
         return {
-            "extra": self.extra, "workers": self.workers, "connected": self.connected, "samples": self.samples,
+            "extra": self.extra, "workers": self.workers, "servers": self.servers, "connected": self.connected,
+            "samples": self.samples,
             "ok_samples": len(self.all_extra), "ack_ms": stats(self.ack), "projector_ms": stats(self.projector),
             "own_phone_ms": stats(self.own_phone),
-            "all_extra_ms": stats(self.all_extra), "got_min": min(self.got) if self.got else 0,
-            "got_full": sum(1 for g in self.got if g == self.extra), "deliveries": self.deliveries,
-            "expected_deliveries": self.expected_deliveries, "discarded_blocks": self.discarded_blocks,
+            "all_extra_ms": stats(self.all_extra), "all_same_process_ms": stats(self.all_same),
+            "all_other_process_ms": stats(self.all_other),
+            "got_min": min(self.got) if self.got else 0,
+            "got_full": sum(1 for g in self.got if g == self.extra),
+            "missed": sum(self.extra - g for g in self.got), "deliveries": self.deliveries,
+            "expected_deliveries": self.expected_deliveries, "public_views": self.public_views,
+            "public_updates": self.public_updates, "stale_views": self.stale_views, "discarded_blocks": self.discarded_blocks,
+            "connect": {"clients": len(self.connect_ms), "wall_s": round(self.connect_wall_s, 3),
+                        "snapshots_wall_s": round(self.snapshots_wall_s, 3), "ms": stats(self.connect_ms)},
             "tables": self.tables, "server_cpu_ms_per_update": round(self.server_cpu_ms_per_update, 2),
+            "server_cpu_ms_per_update_each": [round(x, 2) for x in self.server_cpu_each],
             "redis_cpu_ms_per_update": round(self.redis_cpu_ms_per_update, 2),
             "client_cpu_ms_per_update": round(self.client_cpu_ms_per_update, 2),
             "bench_cpu_ms_per_update": round(self.bench_cpu_ms_per_update, 2),
             "other_cpu_ms_per_update": round(self.other_cpu_ms_per_update, 2),
             "irq_cpu_ms_per_update": round(self.irq_cpu_ms_per_update, 2),
             "loadavg_after": os.getloadavg()[0],
-            "server_rss_mib": round(self.server_rss_mib, 1), "wall_s": round(self.wall_s, 1),
+            "server_rss_mib": round(self.server_rss_mib, 1), "server_rss_mib_each": [round(x, 1) for x in self.server_rss_each],
+            "wall_s": round(self.wall_s, 1),
             "gc": self.gc, "redis_calls_per_update": self.redis_calls, "failures": self.failures[:10],
         }
 
@@ -658,45 +713,80 @@ async def sync_all(table: str, version: int, projector: Recorder, phones: list[R
     return ok and got == sum(w.count for w in workers), got
 
 
-async def run_size(extra: int, args: argparse.Namespace, work: Path, deadline: float) -> SizeResult:
+SERVER_NAMES = "ABCDEFGH"
+
+
+async def run_size(extra: int, args: argparse.Namespace, work: Path, deadline: float, *, nservers: int = 1,
+                   shared: Any = None, env: dict[str, str] | None = None) -> SizeResult:
+    """One size on fresh servers: `nservers` ``referee serve`` processes (more than one need a
+    ``shared`` Redis and the same ``REFEREE_SECRET_KEY`` in ``env``), the extra clients split
+    evenly over them, the phones one to each in turn, the measuring projector on the first."""
+    if nservers > 1 and shared is None:
+        raise ValueError("several servers need a shared Redis")
+    if extra < nservers:
+        raise ValueError("at least one extra client per server")
     nworkers = args.workers or max(1, math.ceil(extra / args.clients_per_worker))
-    nworkers = min(nworkers, extra)
-    result = SizeResult(extra=extra, workers=nworkers)
-    data_dir = (work / f"size-{extra}").resolve()
-    data_dir.mkdir(parents=True)
-    server = Server(data_dir, gc_log=args.gc_log, nodelay=args.what_if_nodelay)
+    nworkers = nservers * math.ceil(min(nworkers, extra) / nservers)  # the same number for each server
+    result = SizeResult(extra=extra, workers=nworkers, servers=nservers)
+    names = [""] if nservers == 1 else list(SERVER_NAMES[:nservers])
+    servers = []
+    for name in names:
+        data_dir = (work / (f"size-{extra}-{name}" if name else f"size-{extra}")).resolve()
+        data_dir.mkdir(parents=True)
+        servers.append(Server(data_dir, gc_log=args.gc_log, shared=shared, env=env, name=name or "server"))
+    lead = servers[0]  # the staff API, the measuring projector
     workers: list[Worker] = []
     recorders: list[Recorder] = []
-    profiler: subprocess.Popen[bytes] | None = None
+    profilers: list[subprocess.Popen[bytes]] = []
     started = time.monotonic()
     try:
-        await asyncio.to_thread(server.start)
+        for server in servers:
+            await asyncio.to_thread(server.start)
         show = "bench" + uuid.uuid4().hex[:8]
-        await asyncio.to_thread(server.api, "create_show", show=show, name=f"Bench {extra}")
+        await asyncio.to_thread(lead.api, "create_show", show=show, name=f"Bench {extra}")
         for name in PLAYERS:
-            await asyncio.to_thread(server.api, "add_player", show=show, name=name)
-        match = Match(server, show, random.Random(args.seed))
+            await asyncio.to_thread(lead.api, "add_player", show=show, name=name)
+        match = Match(lead, show, random.Random(args.seed))
         table, version = await match.new_table()
-        links = (await asyncio.to_thread(server.snapshot, show))["links"]
+        links = (await asyncio.to_thread(lead.snapshot, show))["links"]
 
-        projector = await Recorder("/public").connect(server.url, {"show": show})
+        projector = await Recorder("/public").connect(lead.url, {"show": show})
         recorders.append(projector)
         phones = []
-        for link in links:
-            phones.append(await Recorder("/seat").connect(server.url, {"token": link["token"]}))
+        for i, link in enumerate(links):  # phone i on server i mod n
+            phones.append(await Recorder("/seat").connect(servers[i % nservers].url, {"token": link["token"]}))
             recorders.append(phones[-1])
 
-        # The extra projectors, split over the workers.
-        shares = [extra // nworkers + (1 if i < extra % nworkers else 0) for i in range(nworkers)]
-        for i, count in enumerate(shares):
-            workers.append(await Worker.start(server.url, show, count, args.connect_concurrency,
-                                              work / f"worker-{extra}-{i}.log"))
-        hello = [await w.read(CONNECT_TIMEOUT * max(1, extra // 50) + 60) for w in workers]
+        # The extra projectors: an even share per server, split over that server's workers. The
+        # workers import first, then all start connecting at one "go".
+        per_server = [extra // nservers + (1 if k < extra % nservers else 0) for k in range(nservers)]
+        wps = nworkers // nservers
+        for k, server in enumerate(servers):
+            for j in range(wps):
+                count = per_server[k] // wps + (1 if j < per_server[k] % wps else 0)
+                workers.append(await Worker.start(server.url, show, count, args.connect_concurrency,
+                                                  work / f"worker-{extra}-{names[k]}{j}.log", server=k))
+        for w in workers:
+            await w.read(60)  # {"ready": true}
+        for w in workers:
+            await w.send({"cmd": "go"})
+        hello = [await w.read(CONNECT_TIMEOUT * max(1, w.count // 50) + 60) for w in workers]
         result.connected = sum(h["connected"] for h in hello)
+        result.connect_ms = [ms for h in hello for ms in h["connect_ms"]]
+        go = min(h["go"] for h in hello)
+        result.connect_wall_s = max(h["connected_at"] for h in hello) - go
+        snaps = [h["snapshots_at"] for h in hello]
+        result.snapshots_wall_s = max(snaps) - go if all(t is not None for t in snaps) else math.nan
         failed = sum(h["failed"] for h in hello)
-        print(f"[{extra:>5}] server pid {server.pid}, {result.connected}/{extra} extra projectors connected "
-              f"({nworkers} worker process{'es' if nworkers > 1 else ''}, {failed} failed"
-              f"{', e.g. ' + hello[0]['errors'][0] if failed and hello[0]['errors'] else ''})", flush=True)
+        errors = [e for h in hello for e in h["errors"]]
+        ms = result.connect_ms
+        print(f"[{extra:>5}] server pid{'s' if nservers > 1 else ''} {', '.join(str(s.pid) for s in servers)}, "
+              f"{result.connected}/{extra} extra projectors connected ({nworkers} worker process"
+              f"{'es' if nworkers > 1 else ''}, {failed} failed{', e.g. ' + errors[0] if errors else ''}) "
+              f"in {result.connect_wall_s:.2f} s, all holding their snapshot at {result.snapshots_wall_s:.2f} s; "
+              f"per connection p50 {percentile(ms, 50) if ms else math.nan:.1f} / "
+              f"p99 {percentile(ms, 99) if ms else math.nan:.1f} / max {max(ms, default=math.nan):.1f} ms "
+              f"({args.connect_concurrency} in flight per worker)", flush=True)
         if result.connected < extra:
             result.failures.append(f"only {result.connected} of {extra} extra clients connected")
 
@@ -704,15 +794,19 @@ async def run_size(extra: int, args: argparse.Namespace, work: Path, deadline: f
         if not ok:
             raise RuntimeError(f"clients did not all receive the started table ({got}/{extra} extra)")
 
+        server_keys = [f"server{k}" for k in range(nservers)]
+        keys = ("t", "server", "redis", "clients", "bench", *server_keys)
+
         def marks() -> dict[str, Any]:
-            redis_pid = server.redis_pid()
-            return {"t": time.monotonic(), "server": cpu_seconds(server.pid),
+            redis_pid = lead.redis_pid()
+            each = [cpu_seconds(s.pid) for s in servers]
+            return {"t": time.monotonic(), "server": sum(each), **dict(zip(server_keys, each, strict=True)),
                     "redis": cpu_seconds(redis_pid) if redis_pid else 0.0,
                     "clients": sum(cpu_seconds(w.proc.pid) for w in workers), "bench": time.process_time(),
-                    "machine": machine_busy_seconds(), "calls": server.redis_calls()}
+                    "machine": machine_busy_seconds(), "calls": lead.redis_calls()}
 
         def delta(m0: dict[str, Any], m1: dict[str, Any]) -> dict[str, float]:
-            d = {k: m1[k] - m0[k] for k in ("t", "server", "redis", "clients", "bench")}
+            d = {k: m1[k] - m0[k] for k in keys}
             d["busy"] = m1["machine"][0] - m0["machine"][0]
             d["irq"] = m1["machine"][1] - m0["machine"][1]
             for cmd, n in m1["calls"].items():
@@ -720,7 +814,11 @@ async def run_size(extra: int, args: argparse.Namespace, work: Path, deadline: f
             return d
 
         excluded: dict[str, float] = {}  # CPU and time of table changes (staff API calls), not counted
-        updates = [0]  # public updates the server sent in the measured part (each extra client should get each)
+        # Submits + 2 per new table in the measured part. Each should make one public view, but the
+        # fan-out runs after the acknowledgement (a background task), so the views of a create_table
+        # and the start right after it may coincide and be sent once: the expected deliveries are
+        # the views the measuring projector received x N instead.
+        updates = [0]
 
         async def sample(label: str) -> dict[str, Any]:
             """One submit, timed; a new table first when the match is over (untimed, excluded)."""
@@ -758,10 +856,19 @@ async def run_size(extra: int, args: argparse.Namespace, work: Path, deadline: f
             got = sum(a["got"] for a in answers)
             lasts = [a["last"] for a in answers if a["last"] is not None]
             t_all = max(lasts) if lasts and got == extra else None
+            home = seat % nservers  # the process the submitting phone is connected to
+
+            def last_of(same: bool) -> float | None:
+                mine = [(a, w) for a, w in zip(answers, workers, strict=True) if (w.server == home) == same]
+                if not mine or any(a["got"] < w.count for a, w in mine):
+                    return None
+                return max(a["last"] for a, _w in mine)
+
             ok = t_pub is not None and t_all is not None and all(t is not None for t in seat_views)
             ms = lambda t: None if t is None else (t - t0) * 1000  # noqa: E731
             return {"ok": ok, "ack": ms(t_ack), "projector": ms(t_pub), "own": ms(seat_views[seat]),
-                    "all": ms(t_all), "got": got,
+                    "all": ms(t_all), "same": ms(last_of(True)) if nservers > 1 else None,
+                    "other": ms(last_of(False)) if nservers > 1 else None, "got": got,
                     "note": "" if ok else f"{label}: projector={'ok' if t_pub else 'timeout'}, extra got "
                                           f"{got}/{extra}, phones={'ok' if all(seat_views) else 'timeout'}"}
 
@@ -775,10 +882,14 @@ async def run_size(extra: int, args: argparse.Namespace, work: Path, deadline: f
         # again once the machine is quiet (bounded): on a 2-core machine another program's work
         # would otherwise pass for the server's.
         if args.profile:
-            profiler = start_profiler(server.pid, Path(args.profile), extra)
+            for server, name in zip(servers, names, strict=True):
+                prof = start_profiler(server.pid, Path(args.profile), f"{extra}-{name}" if name else str(extra))
+                if prof is not None:
+                    profilers.append(prof)
         stats0 = [await w.ask({"cmd": "stats"}, 30) for w in workers]
         updates[0] = 0
-        totals = {k: 0.0 for k in ("server", "redis", "clients", "bench", "irq", "other")}
+        projector_views0 = projector.received
+        totals = {k: 0.0 for k in ("server", "redis", "clients", "bench", "irq", "other", *server_keys)}
         calls: dict[str, float] = {}  # Redis commands in kept blocks
         windows: list[tuple[float, float]] = []  # kept blocks, for the gc log
         consecutive_failures = 0
@@ -812,12 +923,13 @@ async def run_size(extra: int, args: argparse.Namespace, work: Path, deadline: f
                 result.samples += 1
                 result.got.append(rec.get("got", 0))
                 for key, series in (("ack", result.ack), ("projector", result.projector), ("own", result.own_phone),
-                                    ("all", result.all_extra)):
+                                    ("all", result.all_extra), ("same", result.all_same),
+                                    ("other", result.all_other)):
                     if rec.get(key) is not None:
                         series.append(rec[key])
                 if not rec["ok"]:
                     result.failures.append(rec["note"])
-            for k in ("server", "redis", "clients", "bench", "irq"):
+            for k in ("server", "redis", "clients", "bench", "irq", *server_keys):
                 totals[k] += d[k]
             totals["other"] += other
             windows.append((m0["t"], m0["t"] + d["t"] + excluded.get("t", 0.0)))
@@ -829,12 +941,13 @@ async def run_size(extra: int, args: argparse.Namespace, work: Path, deadline: f
         if result.samples < args.samples:
             result.failures.append(f"only {result.samples} of {args.samples} samples kept")
 
-        if profiler is not None:
-            stop_profiler(profiler)
-            profiler = None
+        for prof in profilers:
+            stop_profiler(prof)
+        profilers.clear()
         if result.samples:
             per = 1000 / result.samples
             result.server_cpu_ms_per_update = totals["server"] * per
+            result.server_cpu_each = [totals[k] * per for k in server_keys]
             result.redis_cpu_ms_per_update = totals["redis"] * per
             result.client_cpu_ms_per_update = totals["clients"] * per
             result.bench_cpu_ms_per_update = totals["bench"] * per
@@ -842,32 +955,40 @@ async def run_size(extra: int, args: argparse.Namespace, work: Path, deadline: f
             result.other_cpu_ms_per_update = totals["other"] * per
             stats = [await w.ask({"cmd": "stats"}, 30) for w in workers]
             result.deliveries = sum(s["received"] for s in stats) - sum(s["received"] for s in stats0)
-            result.expected_deliveries = updates[0] * extra
-            result.gc = server.gc_pauses(windows)
+            result.stale_views = sum(s["stale"] for s in stats) - sum(s["stale"] for s in stats0)
+            result.public_views = projector.received - projector_views0
+            result.public_updates = updates[0]
+            result.expected_deliveries = result.public_views * extra
+            if nservers == 1:
+                result.gc = lead.gc_pauses(windows)
+            else:
+                result.gc = {s.name: g for s in servers if (g := s.gc_pauses(windows))}
             result.redis_calls = {k: round(v / result.samples, 2) for k, v in sorted(calls.items(), key=lambda kv: -kv[1])}
-        result.server_rss_mib = rss_mib(server.pid)
+        result.server_rss_each = [rss_mib(s.pid) for s in servers]
+        result.server_rss_mib = sum(result.server_rss_each)
         result.tables = match.tables
     finally:
-        if profiler is not None:
-            stop_profiler(profiler)
+        for prof in profilers:
+            stop_profiler(prof)
         for r in recorders:
             await r.close()
         await asyncio.gather(*(w.stop() for w in workers), return_exceptions=True)
-        await asyncio.to_thread(server.stop)
+        for server in servers:
+            await asyncio.to_thread(server.stop)
         result.wall_s = time.monotonic() - started
     return result
 
 
-def start_profiler(pid: int, out_dir: Path, extra: int) -> subprocess.Popen[bytes] | None:
-    """py-spy record (collapsed stacks) on the server while the measured samples run."""
+def start_profiler(pid: int, out_dir: Path, label: str) -> subprocess.Popen[bytes] | None:
+    """py-spy record (collapsed stacks) on a server while the measured samples run."""
     exe = shutil.which("py-spy")
     if exe is None:
         print("py-spy not found (pip install py-spy); not profiling", file=sys.stderr)
         return None
     out_dir.mkdir(parents=True, exist_ok=True)
     return subprocess.Popen([exe, "record", "--pid", str(pid), "--rate", "200", "--format", "raw", "--nonblocking",
-                             "--output", str(out_dir / f"server-{extra}.txt")],
-                            stdout=subprocess.DEVNULL, stderr=open(out_dir / f"py-spy-{extra}.log", "wb"))
+                             "--output", str(out_dir / f"server-{label}.txt")],
+                            stdout=subprocess.DEVNULL, stderr=open(out_dir / f"py-spy-{label}.log", "wb"))
 
 
 def stop_profiler(proc: subprocess.Popen[bytes]) -> None:
@@ -920,7 +1041,19 @@ def machine() -> dict[str, Any]:
 
             versions[pkg] = version(pkg)
     return {"cpus": os.cpu_count(), "memory": mem, "python": platform.python_version(), "os": platform.platform(),
-            "packages": versions}
+            "packages": versions, "commit": server_commit()}
+
+
+def server_commit() -> str:
+    """The checkout's commit (read-only git), marked when the server's code differs from it."""
+    try:
+        head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "referee"],
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return (head or "unknown") + (" (referee/ modified)" if dirty else "")
 
 
 async def orchestrate(args: argparse.Namespace) -> int:
@@ -932,7 +1065,7 @@ async def orchestrate(args: argparse.Namespace) -> int:
     deadline = time.monotonic() + args.max_seconds
     info = machine()
     print(f"machine: {info['cpus']} CPUs, {info['memory']}, Python {info['python']}, {info['os']}")
-    print(f"packages: {info['packages']}")
+    print(f"packages: {info['packages']}; server code: commit {info['commit']}")
     print(f"samples per size: {args.samples} after {args.warmup} warm-up; open-file limit {limit}; work dir {work}",
           flush=True)
     results: list[dict[str, Any]] = []
@@ -954,7 +1087,9 @@ async def orchestrate(args: argparse.Namespace) -> int:
             s = results[-1]
             print(f"[{extra:>5}] done in {s['wall_s']} s: {s['ok_samples']}/{s['samples']} good samples, "
                   f"{s['discarded_blocks']} busy blocks discarded, {s['tables']} tables, views delivered to the "
-                  f"extra clients {s['deliveries']} (expected {s['expected_deliveries']}), "
+                  f"extra clients {s['deliveries']} (expected {s['expected_deliveries']}: {s['public_views']} public views "
+                  f"for {s['public_updates']} updates x {extra}; missed in samples {s['missed']}, stale "
+                  f"{s['stale_views']}), "
                   f"server RSS {s['server_rss_mib']} MiB", flush=True)
             if s["redis_calls_per_update"]:
                 calls = s["redis_calls_per_update"]
@@ -979,12 +1114,12 @@ async def orchestrate(args: argparse.Namespace) -> int:
     return 0 if results and all(r["ok_samples"] == r["samples"] > 0 for r in results) else 1
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--sizes", default="1,100,1000", help="extra projector counts, comma-separated")
-    p.add_argument("--samples", type=int, default=200, help="measured submits per size")
+def add_measurement_arguments(p: argparse.ArgumentParser, samples: int = 200) -> None:
+    """The options of one measured size (shared with bench/load_two_processes.py)."""
+    p.add_argument("--samples", type=int, default=samples, help="measured submits per size")
     p.add_argument("--warmup", type=int, default=20, help="unmeasured submits per size first")
-    p.add_argument("--workers", type=int, default=0, help="worker processes for the extra clients (0: auto)")
+    p.add_argument("--workers", type=int, default=0,
+                   help="worker processes for the extra clients (0: auto; rounded up to a multiple of the servers)")
     p.add_argument("--clients-per-worker", type=int, default=500, help="for --workers 0")
     p.add_argument("--connect-concurrency", type=int, default=25, help="connects in flight per worker")
     p.add_argument("--block", type=int, default=10, help="samples per block (see --busy-limit)")
@@ -993,15 +1128,24 @@ def main(argv: list[str] | None = None) -> int:
                         "(0: keep every block)")
     p.add_argument("--seed", type=int, default=7, help="move RNG seed (same moves for every size)")
     p.add_argument("--max-seconds", type=float, default=1800, help="overall time limit")
-    p.add_argument("--profile", metavar="DIR", help="py-spy record the server during the samples (skews figures)")
+    p.add_argument("--profile", metavar="DIR", help="py-spy record the server(s) during the samples (skews figures)")
     p.add_argument("--quiet-wait", type=float, default=120,
                    help="before each size, wait up to this many seconds for other processes to go idle")
-    p.add_argument("--what-if-nodelay", action="store_true",
-                   help="what-if: start the server with TCP_NODELAY on its listening socket (not the default)")
-    p.add_argument("--gc-log", action="store_true", help="log the server's garbage collections (sitecustomize)")
+    p.add_argument("--gc-log", action="store_true", help="log the servers' garbage collections (sitecustomize)")
     p.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     p.add_argument("--keep", action="store_true", help="keep the work directory (server and worker logs)")
-    p.add_argument("--progress", action="store_true", help="print progress every 50 samples")
+    p.add_argument("--progress", action="store_true", help="print the sample count after every kept block")
+
+
+def check_measurement_arguments(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    if args.samples < 1 or args.samples > 100_000 or args.warmup < 0 or args.block < 1:
+        p.error("samples must be 1..100000, warmup >= 0 and block >= 1")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--sizes", default="1,100,1000", help="extra projector counts, comma-separated")
+    add_measurement_arguments(p)
     # worker mode (internal)
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--url", help=argparse.SUPPRESS)
@@ -1010,8 +1154,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.worker:
         return asyncio.run(worker_main(args))
-    if args.samples < 1 or args.samples > 100_000 or args.warmup < 0:
-        p.error("samples must be 1..100000 and warmup >= 0")
+    check_measurement_arguments(p, args)
     return asyncio.run(orchestrate(args))
 
 
