@@ -28,3 +28,20 @@ def any_store(request):
     if request.param == "memory":
         return MemoryStore()
     return request.getfixturevalue("redis_store")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """One headless Chromium for every browser test (Debian's, launched by Playwright)."""
+    from pathlib import Path
+
+    from .live import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS
+
+    playwright = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is required for the browser tests (scripts/setup installs it)")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with playwright.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import os
 import queue
+import shutil
 import signal
 import socket
 import subprocess
@@ -137,3 +139,53 @@ class Client:
 
     def close(self) -> None:
         self.sio.disconnect()
+
+
+def views_at(log: dict[str, Any], versions: set[int], audience: Any) -> dict[int, dict[str, Any]]:
+    """The view `audience` may hold at each of `versions` of an exported table log (the API's
+    /log answer), folded once along the log: what a live payload at that version must equal."""
+    from referee.kernel import get_game
+    from referee.table import audience_view, fold
+
+    header, entries = log["header"], log["entries"]
+    game = get_game(header["game"])
+    out: dict[int, dict[str, Any]] = {}
+    folded = fold(game, header, [])
+    done = 0
+    for version in sorted(versions):
+        folded = fold(game, header, entries[done:version], folded)
+        done = version
+        out[version] = json.loads(json.dumps(audience_view(game, header, folded, audience)))
+    return out
+
+
+# -- the browser: Debian's chromium driven by Playwright ----------------------------------------
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run",
+                 "--disable-component-update", "--disable-sync", "--disable-quic"]
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "browser"
+
+
+def open_pages(server: LiveServer, browser: Any, show: str, links: list[dict[str, Any]],
+               errors: list[str]) -> tuple[Any, Any, list[Any]]:
+    """The console (logged in), the projector and one phone per link (mobile viewports), each
+    page's script errors collected in `errors`."""
+    console = browser.new_page(viewport={"width": 1400, "height": 1000})
+    console.goto(f"{server.url}/console/login?show={show}")
+    console.fill("input[name=pin]", PIN)
+    console.click("button[type=submit]")
+    console.wait_for_url(f"**/console/{show}")
+    console.wait_for_selector("[data-action=start]")
+    projector = browser.new_page(viewport={"width": 1920, "height": 1080})
+    projector.goto(f"{server.url}/display/{show}")
+    phones = []
+    for link in links:
+        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        page = context.new_page()
+        page.goto(link["url"])
+        page.wait_for_selector("#player:text('" + link["name"] + "')")
+        phones.append(page)
+    for page in (console, projector, *phones):
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    return console, projector, phones

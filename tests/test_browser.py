@@ -3,20 +3,11 @@ mobile viewports, the projector in a fourth. Screenshots go to test-artifacts/br
 
 from __future__ import annotations
 
-import shutil
 import uuid
-from pathlib import Path
 
 import pytest
 
-from .live import PIN, LiveServer
-
-playwright = pytest.importorskip("playwright.sync_api")
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "browser"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run",
-        "--disable-component-update", "--disable-sync", "--disable-quic"]
+from .live import ARTIFACTS, LiveServer, open_pages
 
 
 @pytest.fixture(scope="module")
@@ -25,16 +16,6 @@ def server(tmp_path_factory):
     yield live
     live.stop()
 
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is required for the browser tests (scripts/setup installs it)")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def phone_turn(page, value: str) -> None:
@@ -55,26 +36,9 @@ def test_whole_match_through_console_phones_and_projector(server, browser):
     links = server.snapshot(show)["links"]
     errors: list[str] = []
 
-    console = browser.new_page(viewport={"width": 1400, "height": 1000})
-    console.goto(f"{server.url}/console/login?show={show}")
-    console.fill("input[name=pin]", PIN)
-    console.click("button[type=submit]")
-    console.wait_for_url(f"**/console/{show}")
-    console.wait_for_selector("[data-action=start]")
-
-    projector = browser.new_page(viewport={"width": 1920, "height": 1080})
-    projector.goto(f"{server.url}/display/{show}")
+    console, projector, phones = open_pages(server, browser, show, links, errors)
     projector.wait_for_selector(".panel-name")
-    phones = []
-    for link in links:
-        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-        page = context.new_page()
-        page.goto(link["url"])
-        assert page.url.endswith("/p"), "the token must leave the address bar"
-        page.wait_for_selector("#player:text('" + link["name"] + "')")
-        phones.append(page)
-    for page in (console, projector, *phones):
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    assert all(page.url.endswith("/p") for page in phones), "the token must leave the address bar"
 
     console.click("[data-action=start]")
     phones[0].wait_for_selector("#decision button.next")

@@ -5,26 +5,17 @@ generic forms and the projector. Screenshots go to test-artifacts/browser/horror
 
 from __future__ import annotations
 
-import json
 import random
-import shutil
 import time
 import uuid
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from referee.games.horror_race import GAME
 from referee.kernel import Audience
-from referee.table import audience_view, fold
 
-from .live import PIN, Client, LiveServer
+from .live import ARTIFACTS, PIN, Client, LiveServer, open_pages, views_at
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "browser"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run",
-        "--disable-component-update", "--disable-sync", "--disable-quic"]
 NAMES = ["가영", "나래", "다솜", "라온", "마루", "바다", "사랑", "아라", "자람", "하늘"]
 
 
@@ -94,19 +85,6 @@ def keys_named(value: Any, names: set[str]) -> list[str]:
     return found
 
 
-def views_by_version(log: dict[str, Any], versions: set[int], audience: Audience) -> dict[int, dict[str, Any]]:
-    """The view `audience` may hold at each version, folded once along the exported log."""
-    header, entries = log["header"], log["entries"]
-    out: dict[int, dict[str, Any]] = {}
-    folded = fold(GAME, header, [])
-    done = 0
-    for version in sorted(versions):
-        folded = fold(GAME, header, entries[done:version], folded)
-        done = version
-        out[version] = json.loads(json.dumps(audience_view(GAME, header, folded, audience)))
-    return out
-
-
 def test_whole_ten_seat_race_over_sockets(server):
     show, table, links = new_race(server, 10, seed=2024)
     public = Client(server.url, "/public", {"show": show})
@@ -150,7 +128,7 @@ def test_whole_ten_seat_race_over_sockets(server):
         # version, and no backing reaches it before the reveal.
         shown = [p["table"] for e, p in public.history if e == "view" and p["table"] is not None and p["table"]["started"]]
         assert len(shown) > 50
-        expected = views_by_version(log, {v["version"] for v in shown}, Audience.public())
+        expected = views_at(log, {v["version"] for v in shown}, Audience.public())
         for view in shown:
             assert view == expected[view["version"]], f"public payload at v{view['version']} differs"
             assert view["audience"] == "public" and view["decisions"] == []
@@ -163,7 +141,7 @@ def test_whole_ten_seat_race_over_sockets(server):
         for seat, phone in enumerate(phones):
             assert all(e == "view" for e, _ in phone.history)
             payloads = [p for _, p in phone.history if p["table"] is not None and p["table"]["started"]]
-            expected = views_by_version(log, {p["version"] for p in payloads}, Audience.of_seat(seat))
+            expected = views_at(log, {p["version"] for p in payloads}, Audience.of_seat(seat))
             own_seen = False
             for p in payloads:
                 view = p["table"]
@@ -186,17 +164,6 @@ def test_whole_ten_seat_race_over_sockets(server):
 
 # -- the browser ---------------------------------------------------------------------------
 
-
-@pytest.fixture(scope="module")
-def browser():
-    playwright = pytest.importorskip("playwright.sync_api")
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is required for the browser tests (scripts/setup installs it)")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 # Records every picture the projector's replay shows (zone, caption, moved tokens, stacks), so
@@ -265,24 +232,7 @@ def test_three_seat_race_in_the_browser(server, browser):
     show, table, links = new_race(server, 3, seed=6)
     errors: list[str] = []
 
-    console = browser.new_page(viewport={"width": 1400, "height": 1000})
-    console.goto(f"{server.url}/console/login?show={show}")
-    console.fill("input[name=pin]", PIN)
-    console.click("button[type=submit]")
-    console.wait_for_url(f"**/console/{show}")
-    console.wait_for_selector("[data-action=start]")
-
-    projector = browser.new_page(viewport={"width": 1920, "height": 1080})
-    projector.goto(f"{server.url}/display/{show}")
-    phones = []
-    for link in links:
-        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-        page = context.new_page()
-        page.goto(link["url"])
-        page.wait_for_selector("#player:text('" + link["name"] + "')")
-        phones.append(page)
-    for page in (console, projector, *phones):
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    console, projector, phones = open_pages(server, browser, show, links, errors)
 
     console.click("[data-action=start]")
     projector.wait_for_selector(".hr .hr-track")

@@ -17,25 +17,18 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import time
 import uuid
-from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from referee.games.quattro.cards import label
 from referee.kernel import Audience
-from referee.store import MemoryStore
-from referee.table import Table
 
-from .live import PIN, Client, LiveServer
+from .live import ARTIFACTS, Client, LiveServer, open_pages, views_at
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "browser"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run",
-        "--disable-component-update", "--disable-sync", "--disable-quic"]
 PLAYERS = ("김가영", "이나래")
 VIRTUAL_HAND = 3
 
@@ -92,11 +85,8 @@ def caught_up(client: Client, expected: dict, timeout: float = 20) -> None:
         time.sleep(0.02)
 
 
-def view_at(log: dict, table: str, version: int, audience: Audience) -> dict:
-    cut = MemoryStore()
-    cut.create(table, log["header"])
-    cut.append(table, 0, log["entries"][:version])
-    return json.loads(json.dumps(Table(cut, table).view(audience)))
+def view_at(log: dict, version: int, audience: Audience) -> dict:
+    return views_at(log, {version}, audience)[version]
 
 
 def secrets(dealer: dict, audience: Audience) -> tuple[set[str], dict[int, set[str]]]:
@@ -157,8 +147,8 @@ def play_over_sockets(server: LiveServer, seed: int, deal: str) -> None:
             log = server.log_of(show, table)
             assert log["entries"][-1]["v"] == version
             for client, audience in ((public, Audience.public()), *((p, Audience.of_seat(i)) for i, p in enumerate(phones))):
-                caught_up(client, view_at(log, table, version, audience))
-            dealer = view_at(log, table, version, Audience.dealer())
+                caught_up(client, view_at(log, version, audience))
+            dealer = view_at(log, version, Audience.dealer())
             if dealer["result"]:
                 break
             decision = rnd.choice(dealer["decisions"])
@@ -196,8 +186,8 @@ def play_over_sockets(server: LiveServer, seed: int, deal: str) -> None:
                 if not view["started"]:
                     continue
                 where = f"{audience} v{view['version']}"
-                assert view == view_at(log, table, view["version"], audience), f"{where}: payload differs from the log"
-                dealer_then = view_at(log, table, view["version"], Audience.dealer())
+                assert view == view_at(log, view["version"], audience), f"{where}: payload differs from the log"
+                dealer_then = view_at(log, view["version"], Audience.dealer())
                 assert_no_secret(view, dealer_then, audience, where)
                 if audience.kind == "seat":
                     other = view["state"]["seats"][1 - audience.seat]
@@ -212,7 +202,7 @@ def play_over_sockets(server: LiveServer, seed: int, deal: str) -> None:
         # The check bites: the same payload with the other's hand or a hidden card in it fails.
         sample = next(p["table"] for _e, p in phones[0].history
                       if p["table"]["started"] and p["table"]["state"]["step"] == "exchange")
-        dealer_then = view_at(log, table, sample["version"], Audience.dealer())
+        dealer_then = view_at(log, sample["version"], Audience.dealer())
         leaky = json.loads(json.dumps(sample))
         leaky["state"]["seats"][1]["hand"] = dealer_then["state"]["seats"][1]["hand"]
         with pytest.raises(AssertionError):
@@ -233,18 +223,7 @@ def test_whole_quattro_matches_over_the_sockets_leak_nothing(server, seed, deal)
 
 # -- the browser ----------------------------------------------------------------------------------
 
-playwright = pytest.importorskip("playwright.sync_api")
 
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is required for the browser tests (scripts/setup installs it)")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def answer(page, selector: str, value: str) -> None:
@@ -317,7 +296,7 @@ def projector_shows(projector, public: dict, timeout: float = 10_000) -> dict:
     want = expected_picture(public)
     try:
         projector.wait_for_function(SHOWS, arg=want, timeout=timeout)
-    except playwright.Error as error:
+    except PlaywrightError as error:
         got = projector.evaluate("() => " + PROJECTED)
         raise AssertionError(f"the projector shows {got}, the public view {want}") from error
     return projector.evaluate("() => " + PROJECTED)
@@ -327,7 +306,7 @@ def public_view(server: LiveServer, show: str) -> tuple[dict, dict]:
     """The dealer view and the public view at the same version (the API gives the dealer's)."""
     dealer = server.snapshot(show)["tables"][0]["view"]
     log = server.log_of(show, dealer["table"])
-    return dealer, view_at(log, dealer["table"], dealer["version"], Audience.public())
+    return dealer, view_at(log, dealer["version"], Audience.public())
 
 
 def test_whole_quattro_match_through_console_phones_and_projector(server, browser):
@@ -335,24 +314,7 @@ def test_whole_quattro_match_through_console_phones_and_projector(server, browse
     rnd = random.Random(7)
     errors: list[str] = []
 
-    console = browser.new_page(viewport={"width": 1400, "height": 1000})
-    console.goto(f"{server.url}/console/login?show={show}")
-    console.fill("input[name=pin]", PIN)
-    console.click("button[type=submit]")
-    console.wait_for_url(f"**/console/{show}")
-    console.wait_for_selector("[data-action=start]")
-
-    projector = browser.new_page(viewport={"width": 1920, "height": 1080})
-    projector.goto(f"{server.url}/display/{show}")
-    phones = []
-    for link in links:
-        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-        page = context.new_page()
-        page.goto(link["url"])
-        page.wait_for_selector("#player:text('" + link["name"] + "')")
-        phones.append(page)
-    for page in (console, projector, *phones):
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    console, projector, phones = open_pages(server, browser, show, links, errors)
 
     console.click("[data-action=start]")
     projector.wait_for_selector(".qt-cand[data-seat='1']")

@@ -16,11 +16,9 @@ from __future__ import annotations
 import json
 import random
 import re
-import shutil
 import subprocess
 import time
 import uuid
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,17 +28,13 @@ from referee.kernel import Audience
 from referee.store import MemoryStore
 from referee.table import Table
 
-from .live import PIN, Client, LiveServer
+from .live import ARTIFACTS, PIN, Client, LiveServer, open_pages
 
 NAMES = ["나래", "가람", "라온", "다솜", "바다", "마루", "아름", "사랑", "자두"]
 KIND_KO = {"premium": "고급 작품", "motricky": "모트리키", "pearl": "진주 귀걸이를 한 트리키", "piper": "피리부는 트리키"}
 # Fields only the dealer and the owning seat may see (the game's secrets).
 SECRET_KEYS = {"genuine", "sticker", "hand", "extra", "chips", "stickers", "submissions", "appraisals", "queue",
                "run_sheet", "sheets", "amount"}
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "browser"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run",
-        "--disable-component-update", "--disable-sync", "--disable-quic", "--autoplay-policy=no-user-gesture-required"]
 
 
 @pytest.fixture(scope="module")
@@ -328,18 +322,7 @@ def test_run_sheet_and_score_sheet_print_for_staff(server):
 
 # -- 3. one round in the browser ------------------------------------------------------------------
 
-playwright = pytest.importorskip("playwright.sync_api")
 
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is required for the browser tests (scripts/setup installs it)")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def shot(page, name: str, full: bool = False) -> None:
@@ -367,24 +350,8 @@ def no_authenticity(projector) -> None:
 def test_one_round_through_console_phones_and_projector(server, browser):
     show, table, links = new_gallery(server, seed=5)
     errors: list[str] = []
-    console = browser.new_page(viewport={"width": 1400, "height": 1000})
-    console.goto(f"{server.url}/console/login?show={show}")
-    console.fill("input[name=pin]", PIN)
-    console.click("button[type=submit]")
-    console.wait_for_url(f"**/console/{show}")
-    console.wait_for_selector("[data-action=start]")
-
-    projector = browser.new_page(viewport={"width": 1920, "height": 1080})
-    projector.goto(f"{server.url}/display/{show}")
-    phones = {}
-    for seat in (0, 1):
-        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-        page = context.new_page()
-        page.goto(links[seat]["url"])
-        page.wait_for_selector(f"#player:text('{NAMES[seat]}')")
-        phones[seat] = page
-    for page in (console, projector, *phones.values()):
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    console, projector, pages = open_pages(server, browser, show, links[:2], errors)
+    phones = dict(enumerate(pages))  # seats 0 and 1 on phones; the others through the API
 
     console.click("[data-action=start]")
     console.wait_for_selector(".tgc-queue li")
