@@ -9,26 +9,21 @@ view, the other seat's view and the public and other-seat logs of both matches m
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
 from referee.games.tricky_coin import GAME
 from referee.kernel import Audience, Rng, RuleError, seat_names
 from referee.kernel.bots import pick
 from referee.table import audience_log
 
+from .playout import Played
 
-@dataclass
-class Match:
-    state: object
-    log: list
+
+class Match(Played):
+    def __init__(self, state: object, log: list) -> None:
+        super().__init__(GAME, state, log)
 
     def apply(self, actor, move):
-        events = GAME.decide(self.state, actor, move, Rng(0))
-        for event in events:
-            self.state = GAME.evolve(self.state, event)
-            self.log.append({"v": len(self.log) + 1, "action": len(self.log) + 1, "actor": str(actor), "t": 0,
-                             "event": event.to_json()})
-        return events
+        return self.record(actor, move, Rng(0))
 
 
 def seen_by(match: Match, audience: Audience):

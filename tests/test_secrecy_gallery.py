@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass, field
 from typing import Any
 
 from referee.games.tricky_gallery import GAME
@@ -24,45 +23,32 @@ from referee.kernel import Actor, Audience, Event, Rng, RuleError
 from referee.kernel.bots import pick
 from referee.table import audience_log
 
+from .playout import Played, keys
+
 NAMES = ["나래", "가람", "라온", "다솜", "바다", "마루", "아름", "사랑", "자두"]
 # Public events whose difference is a reveal the rules make (Gallery rules 4, 8, 10).
 REVEALS = {"WorksRevealed", "SeatEliminated", "RoundBegan", "GallerySold"}
 
 
-@dataclass
-class Match:
-    seed: int
-    state: Any = None
-    log: list = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        if self.state is None:
-            names = tuple(random.Random(self.seed).sample(NAMES, 9))
-            self.state = GAME.setup(names, GAME.resolve_options({}), Rng(self.seed, "setup"))
+class Match(Played):
+    def __init__(self, seed: int, state: Any = None, log: list | None = None) -> None:
+        self.seed = seed
+        if state is None:
+            names = tuple(random.Random(seed).sample(NAMES, 9))
+            super().__init__(GAME, GAME.setup(names, GAME.resolve_options({}), Rng(seed, "setup")), [])
             self.automatic()
+        else:
+            super().__init__(GAME, state, list(log or []))
 
     def copy(self) -> Match:
         return Match(self.seed, self.state, list(self.log))
 
     def apply(self, actor: Actor, move: dict[str, Any]) -> list[Event]:
-        events = GAME.decide(self.state, actor, move, Rng(self.seed, len(self.log)))
-        self._record(actor, events)
-        return events + self.automatic()
+        return self.record(actor, move, Rng(self.seed, len(self.log))) + self.automatic()
 
     def automatic(self) -> list[Event]:
         """The referee's own steps (the deal), as the runtime takes them."""
-        out = []
-        while (auto := GAME.turn(self.state).automatic()) is not None:
-            events = GAME.decide(self.state, Actor.referee(), {"type": auto.move}, Rng(self.seed, len(self.log)))
-            self._record(Actor.referee(), events)
-            out += events
-        return out
-
-    def _record(self, actor: Actor, events: list[Event]) -> None:
-        for event in events:
-            self.state = GAME.evolve(self.state, event)
-            self.log.append({"v": len(self.log) + 1, "action": len(self.log) + 1, "actor": str(actor), "t": 0,
-                             "event": event.to_json()})
+        return super().automatic(lambda: Rng(self.seed, len(self.log)))
 
 
 def bot_move(match: Match, rnd: random.Random) -> tuple[Actor, dict[str, Any]] | None:
@@ -253,14 +239,6 @@ def test_transfers_are_secret_to_the_two_seats():
 
 SECRET_KEYS = {"genuine", "sticker", "hand", "extra", "chips", "stickers", "submissions", "appraisals", "queue",
                "run_sheet", "amount"}
-
-
-def keys(obj: Any) -> set[str]:
-    if isinstance(obj, dict):
-        return set(obj) | {k for v in obj.values() for k in keys(v)}
-    if isinstance(obj, list):
-        return {k for v in obj for k in keys(v)}
-    return set()
 
 
 def test_public_view_and_log_never_hold_a_secret_field():

@@ -15,7 +15,6 @@ races must be equal.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from itertools import combinations
 
 from referee.games.horror_race import GAME
@@ -24,29 +23,19 @@ from referee.kernel import Actor, Audience, Rng, RuleError, seat_names
 from referee.kernel.bots import pick
 from referee.table import audience_log
 
+from .playout import Played
+
 PAIRS = [list(p) for p in combinations(CHARACTERS, 2)]
 
 
-@dataclass
-class Match:
-    state: object
-    log: list
-    seed: int
+class Match(Played):
+    def __init__(self, state: object, log: list, seed: int) -> None:
+        super().__init__(GAME, state, log)
+        self.seed = seed
 
     def apply(self, actor, move):
-        events = self._apply(actor, move, Rng(0))
-        # The referee's automatic draws, as the runtime takes them (same log length, same Rng).
-        while (auto := GAME.turn(self.state).automatic()) is not None:
-            events += self._apply(Actor.referee(), {"type": auto.move}, Rng(self.seed, len(self.log) + 1))
-        return events
-
-    def _apply(self, actor, move, rng):
-        events = GAME.decide(self.state, actor, move, rng)
-        for event in events:
-            self.state = GAME.evolve(self.state, event)
-            self.log.append({"v": len(self.log) + 1, "action": len(self.log) + 1, "actor": str(actor), "t": 0,
-                             "event": event.to_json()})
-        return events
+        # The referee's automatic draws follow, as the runtime takes them (same log length, same Rng).
+        return self.record(actor, move, Rng(0)) + self.automatic(lambda: Rng(self.seed, len(self.log) + 1))
 
     def copy(self):
         return Match(self.state, list(self.log), self.seed)
@@ -57,12 +46,8 @@ def new_match(seed: int, seats: int, deal: str) -> Match:
 
 
 def seen_by(match: Match, audience: Audience, since: int = 0):
-    """The view, the log entries from `since` on (earlier ones were compared already; the log
-    only grows), the turn and the pending decisions, as `audience` sees them."""
-    turn = GAME.turn(match.state)
-    decisions = [d.to_json() for d in turn.for_seat(audience.seat)] if audience.kind == "seat" else []
-    return (GAME.view(match.state, audience), audience_log(match.log[since:], audience),
-            turn.to_json(public=audience.kind == "public"), decisions)
+    """What `audience` sees; log entries before `since` were compared already (the log only grows)."""
+    return match.seen_by(audience, since)
 
 
 def assert_same(real: Match, shadow: Match, involved: set[int], since: int = 0) -> int:

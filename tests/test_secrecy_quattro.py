@@ -13,7 +13,7 @@ virtual player hands it a different card).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from referee.games.quattro import DECK, GAME
@@ -22,40 +22,27 @@ from referee.kernel.bots import pick
 from referee.store import MemoryStore
 from referee.table import Table, audience_log
 
+from .playout import Played
+
 CARDS = set(DECK)
 SEATS = (0, 1)
 # Events whose private part a candidate gets about its own hand.
 TOLD = ("HandDealt", "MulliganTaken", "Exchanged")
 
 
-@dataclass
-class Match:
-    state: Any
-    log: list
+class Match(Played):
+    def __init__(self, state: Any, log: list) -> None:
+        super().__init__(GAME, state, log)
 
     def apply(self, actor: Actor, move: dict, rng: Rng) -> list[Event]:
-        events = GAME.decide(self.state, actor, move, rng)
-        for event in events:
-            self.state = GAME.evolve(self.state, event)
-            self.log.append({"v": len(self.log) + 1, "action": len(self.log) + 1, "actor": str(actor), "t": 0,
-                             "event": event.to_json()})
-        return events
+        return self.record(actor, move, rng)
 
-    def automatic(self, rng: Rng) -> list[Event]:
-        events: list[Event] = []
-        while (auto := GAME.turn(self.state).automatic()) is not None:
-            events += self.apply(Actor.referee(), {"type": auto.move}, rng)
-        return events
+    def automatic(self, rng: Rng) -> list[Event]:  # one generator for every step, as before
+        return super().automatic(lambda: rng)
 
 
 def seen_by(match: Match, audience: Audience) -> tuple:
-    turn = GAME.turn(match.state)
-    if audience.kind == "seat":
-        decisions = [d.to_json() for d in turn.for_seat(audience.seat)]
-    else:
-        decisions = []
-    return (GAME.view(match.state, audience), audience_log(match.log, audience),
-            turn.to_json(public=audience.kind == "public"), decisions)
+    return match.seen_by(audience)
 
 
 # -- the counterfactual -------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from referee.store import MemoryStore
 from referee.table import Table
 
 from .live import ARTIFACTS, PIN, Client, LiveServer, open_pages
+from .playout import keys
 
 NAMES = ["나래", "가람", "라온", "다솜", "바다", "마루", "아름", "사랑", "자두"]
 KIND_KO = {"premium": "고급 작품", "motricky": "모트리키", "pearl": "진주 귀걸이를 한 트리키", "piper": "피리부는 트리키"}
@@ -83,14 +84,6 @@ def auction_choice(decision: dict[str, Any], rnd: random.Random) -> str:
 
 def seat_choice(decision: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
     return {"type": decision["move"], **{f["name"]: rnd.choice(f["options"])["value"] for f in decision["fields"]}}
-
-
-def keys(obj: Any) -> set[str]:
-    if isinstance(obj, dict):
-        return set(obj) | {k for v in obj.values() for k in keys(v)}
-    if isinstance(obj, list):
-        return {k for v in obj for k in keys(v)}
-    return set()
 
 
 def wait_until(check, timeout: float = 15, what: str = "condition") -> Any:
