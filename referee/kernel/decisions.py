@@ -47,9 +47,14 @@ class Field:
     items: tuple[Option, ...] = ()  # for "assign": what is placed; options are the places
     low: int | None = None  # for "number"
     high: int | None = None
+    # What the values are, so screens pick a fitting widget without game code: "seat" (values
+    # are seat numbers from 0), "card", "cell", ... None: plain options.
+    kind: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "shape": self.shape, "label": self.label.to_json()}
+        if self.kind is not None:
+            out["kind"] = self.kind
         if self.options:
             out["options"] = [o.to_json() for o in self.options]
         if self.shape == "some":

@@ -52,6 +52,10 @@ class Game:
     result: Callable[[Any], Result | None]
     options: tuple[OptionSpec, ...] = field(default_factory=tuple)
     default_seats: int | None = None  # when a table is made without a seat count (bots, demo)
+    # The log in words: describe(event, names) -> T, for an event as one audience sees it
+    # ({"type": ..., **fields}; secret fields are absent for audiences that may not see them),
+    # with seats named "5번 김민준" / "5 Kim Minjun" (counted from 1). None: a generic line.
+    describe: Callable[[dict[str, Any], tuple[str, ...]], T | None] | None = None
 
     @property
     def usual_seats(self) -> int:

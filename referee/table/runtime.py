@@ -56,8 +56,11 @@ class Folded:
         return self.started_at is not None
 
 
-def new_header(game: Game, table: str, seats: list[str], options: Mapping[str, Any] | None, seed: int,
+def new_header(game: Game, table: str, seats: list[str], options: Mapping[str, Any] | None, seed: int | None,
                created: float) -> dict[str, Any]:
+    """A table's header. ``seed`` None (every live table): each draw comes from the operating
+    system's cryptographic generator. A seed makes a rehearsal table whose draws anyone who knows
+    the seed can repeat; the header says so."""
     game.check_seat_count(len(seats))
     return {
         "kind": "header",
@@ -71,8 +74,14 @@ def new_header(game: Game, table: str, seats: list[str], options: Mapping[str, A
     }
 
 
+def table_rng(header: Mapping[str, Any], version: int) -> Rng:
+    """The generator of the decision written at `version`."""
+    seed = header.get("seed")
+    return Rng.secure() if seed is None else Rng(seed, version)
+
+
 def initial(game: Game, header: Mapping[str, Any]) -> Folded:
-    state = game.setup(tuple(header["seats"]), header["options"], Rng(header["seed"], "setup"))
+    state = game.setup(tuple(header["seats"]), header["options"], Rng.forbidden())
     return Folded(0, state)
 
 
@@ -119,7 +128,7 @@ class Table:
 
     @classmethod
     def create(cls, store: Store, table: str, game_id: str, seats: list[str], options: Mapping[str, Any] | None = None,
-               seed: int = 0, games: Mapping[str, Game] | None = None, clock: Callable[[], float] = time.time) -> Table:
+               seed: int | None = None, games: Mapping[str, Game] | None = None, clock: Callable[[], float] = time.time) -> Table:
         game = get_game(game_id, games)
         store.create(table, new_header(game, table, seats, options, seed, clock()))
         return cls(store, table, games, clock)
@@ -225,7 +234,7 @@ class Table:
             require(0 <= actor.seat < len(self.seats), "table/no_such_seat", f"없는 자리입니다: {actor.seat + 1}",
                     f"No such seat: {actor.seat + 1}", seat=actor.seat)
         state = folded.state
-        rng = Rng(self.header["seed"], folded.version + 1)
+        rng = table_rng(self.header, folded.version + 1)
         out: list[tuple[Actor, dict]] = []
         for event in self.game.decide(state, actor, move, rng):
             state = self.game.evolve(state, event)
@@ -236,7 +245,7 @@ class Table:
         """The steps the referee takes by itself (a shuffle, a deal) after a command."""
         out: list[tuple[Actor, dict]] = []
         while (auto := self.game.turn(state).automatic()) is not None:
-            for event in self.game.decide(state, Actor.referee(), {"type": auto.move}, Rng(self.header["seed"], version)):
+            for event in self.game.decide(state, Actor.referee(), {"type": auto.move}, table_rng(self.header, version)):
                 state = self.game.evolve(state, event)
                 out.append((Actor.referee(), event.to_json()))
                 version += 1
