@@ -141,21 +141,56 @@ class Client:
         self.sio.disconnect()
 
 
+def audience_version(log: dict[str, Any], audience: Any) -> int:
+    """The version of `audience`'s own stream at the end of an exported table log."""
+    from referee.table.runtime import Seen
+
+    seen = Seen()
+    for entry in log["entries"]:
+        seen.add(entry)
+    return seen.version_for(audience, len(log["entries"]))
+
+
+def table_version(log: dict[str, Any], audience: Any, own: int) -> int:
+    """The last table version at which `audience`'s own stream stood at version `own`."""
+    from referee.table.runtime import Seen
+
+    seen, found = Seen(), 0 if own == 0 else None
+    for entry in log["entries"]:
+        seen.add(entry)
+        if seen.version_for(audience, entry["v"]) == own:
+            found = entry["v"]
+    assert found is not None, f"{audience} never stood at v{own}"
+    return found
+
+
 def views_at(log: dict[str, Any], versions: set[int], audience: Any) -> dict[int, dict[str, Any]]:
-    """The view `audience` may hold at each of `versions` of an exported table log (the API's
-    /log answer), folded once along the log: what a live payload at that version must equal."""
+    """The view `audience` may hold at each of `versions` of its own stream (an audience's
+    version counts only the log entries it may see) for an exported table log (the API's /log
+    answer), folded once along the log: what a live payload at that version must equal. Several
+    table versions share an audience version when the entries between are hidden from it; the
+    view at the last of them is the one a payload must equal (the others are equal to it too, or
+    the hidden entries changed what the audience sees, which a secrecy test must catch)."""
     from referee.kernel import get_game
     from referee.table import audience_view, fold
+    from referee.table.runtime import VOIDED
 
     header, entries = log["header"], log["entries"]
     game = get_game(header["game"])
     out: dict[int, dict[str, Any]] = {}
     folded = fold(game, header, [])
-    done = 0
-    for version in sorted(versions):
-        folded = fold(game, header, entries[done:version], folded)
-        done = version
-        out[version] = json.loads(json.dumps(audience_view(game, header, folded, audience)))
+    pending = folded if 0 in versions else None
+    for i, entry in enumerate(entries):
+        if entry["event"]["type"] == VOIDED:
+            folded = fold(game, header, entries[: i + 1])
+        else:
+            folded = fold(game, header, [entry], folded)
+        version = folded.version_for(audience)
+        if pending is not None and pending.version_for(audience) != version:
+            out[pending.version_for(audience)] = json.loads(json.dumps(audience_view(game, header, pending, audience)))
+        pending = folded if version in versions else None
+    if pending is not None:
+        out[pending.version_for(audience)] = json.loads(json.dumps(audience_view(game, header, pending, audience)))
     return out
 
 

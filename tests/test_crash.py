@@ -17,7 +17,7 @@ import requests
 
 from referee.store import EmbeddedRedis
 
-from .live import Client, LiveServer
+from .live import Client, LiveServer, free_port
 
 
 class Match:
@@ -175,8 +175,8 @@ def test_sigkill_the_server_at_random_points(tmp_path):
 
 def test_sigkill_an_external_redis_loses_no_acknowledged_move(tmp_path):
     redis_dir = tmp_path / "redis-data"
-    redis_server = EmbeddedRedis(redis_dir).start()
-    port = redis_server.port
+    port = free_port()
+    redis_server = EmbeddedRedis(redis_dir, port=port).start()
     server = LiveServer(tmp_path / "server", env={"REDIS_URL": redis_server.url, "REFEREE_SECRET_KEY": "k" * 32})
     (tmp_path / "server").mkdir()
     server.start()

@@ -27,7 +27,7 @@ from playwright.sync_api import Error as PlaywrightError
 from referee.games.quattro.cards import label
 from referee.kernel import Audience
 
-from .live import ARTIFACTS, Client, LiveServer, open_pages, views_at
+from .live import ARTIFACTS, Client, LiveServer, audience_version, open_pages, table_version, views_at
 
 PLAYERS = ("김가영", "이나래")
 VIRTUAL_HAND = 3
@@ -86,7 +86,10 @@ def caught_up(client: Client, expected: dict, timeout: float = 20) -> None:
 
 
 def view_at(log: dict, version: int, audience: Audience) -> dict:
-    return views_at(log, {version}, audience)[version]
+    """The view of `audience` after the first `version` entries of the log (a table version)."""
+    cut = {"header": log["header"], "entries": log["entries"][:version]}
+    own = audience_version(cut, audience)
+    return views_at(cut, {own}, audience)[own]
 
 
 def secrets(dealer: dict, audience: Audience) -> tuple[set[str], dict[int, set[str]]]:
@@ -142,10 +145,10 @@ def play_over_sockets(server: LiveServer, seed: int, deal: str) -> None:
     rnd = random.Random(seed)
     moves = {"dealer": 0, "seat": 0}
     try:
-        version = server.ok("start", show=show, table=table)["ack"]["version"]
+        server.ok("start", show=show, table=table)
         for _ in range(600):
             log = server.log_of(show, table)
-            assert log["entries"][-1]["v"] == version
+            version = log["entries"][-1]["v"]
             for client, audience in ((public, Audience.public()), *((p, Audience.of_seat(i)) for i, p in enumerate(phones))):
                 caught_up(client, view_at(log, version, audience))
             dealer = view_at(log, version, Audience.dealer())
@@ -164,16 +167,14 @@ def play_over_sockets(server: LiveServer, seed: int, deal: str) -> None:
                                             "sid": uuid.uuid4().hex})
                 assert ack["ok"], ack
                 moves["seat"] += 1
-            version = ack["ack"]["version"]
         else:
             pytest.fail("the match did not end")
         assert moves["dealer"] >= 1 and moves["seat"] >= 8
 
         log = server.log_of(show, table)
-        final = log["entries"][-1]["v"]
-        assert final == version
+        assert log["entries"][-1]["v"] == version
         end = public.latest()["table"]
-        assert end["version"] == final and end["result"] is not None
+        assert end["version"] == audience_version(log, Audience.public()) and end["result"] is not None
         assert end["result"]["details"]["hands"] == end["state"]["comparison"]["hands"]
         assert end["result"]["decided_by"]["ko"] and end["result"]["decided_by"]["en"]
 
@@ -186,8 +187,9 @@ def play_over_sockets(server: LiveServer, seed: int, deal: str) -> None:
                 if not view["started"]:
                     continue
                 where = f"{audience} v{view['version']}"
-                assert view == view_at(log, view["version"], audience), f"{where}: payload differs from the log"
-                dealer_then = view_at(log, view["version"], Audience.dealer())
+                at = table_version(log, audience, view["version"])
+                assert view == view_at(log, at, audience), f"{where}: payload differs from the log"
+                dealer_then = view_at(log, at, Audience.dealer())
                 assert_no_secret(view, dealer_then, audience, where)
                 if audience.kind == "seat":
                     other = view["state"]["seats"][1 - audience.seat]
@@ -202,7 +204,7 @@ def play_over_sockets(server: LiveServer, seed: int, deal: str) -> None:
         # The check bites: the same payload with the other's hand or a hidden card in it fails.
         sample = next(p["table"] for _e, p in phones[0].history
                       if p["table"]["started"] and p["table"]["state"]["step"] == "exchange")
-        dealer_then = view_at(log, sample["version"], Audience.dealer())
+        dealer_then = view_at(log, table_version(log, Audience.of_seat(0), sample["version"]), Audience.dealer())
         leaky = json.loads(json.dumps(sample))
         leaky["state"]["seats"][1]["hand"] = dealer_then["state"]["seats"][1]["hand"]
         with pytest.raises(AssertionError):

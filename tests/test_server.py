@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+import time
 import uuid
 
 import pytest
@@ -160,8 +161,11 @@ def test_forged_and_reissued_links_are_refused(server):
         new_link = server.ok("reissue", show=show, player=0)["link"]
         assert new_link["token"] != links[0]["token"] and new_link["code"] != links[0]["code"]
         old.wait_for(lambda e, p: e == "revoked")
-        refused = old.call("submit", {"table": table, "move": {"type": "put_coin", "coin": 1}, "sid": "r1"})
-        assert not refused["ok"] and refused["error"]["code"] == "auth/link_revoked"
+        # The old link's socket is ended by the server (issue 9, item 2), not merely told.
+        deadline = time.monotonic() + 10
+        while old.sio.connected and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not old.sio.connected
     finally:
         old.close()
     with pytest.raises(socketio.exceptions.ConnectionError):

@@ -25,10 +25,8 @@ import pytest
 import requests
 
 from referee.kernel import Audience
-from referee.store import MemoryStore
-from referee.table import Table
 
-from .live import ARTIFACTS, PIN, Client, LiveServer, open_pages
+from .live import ARTIFACTS, PIN, Client, LiveServer, audience_version, open_pages, views_at
 from .playout import keys
 
 NAMES = ["나래", "가람", "라온", "다솜", "바다", "마루", "아름", "사랑", "자두"]
@@ -112,21 +110,6 @@ def caught_up(client: Client, version: int) -> None:
     wait_until(lambda: (client.latest() or {}).get("version", -1) >= version, what=f"{client.namespace} at v{version}")
 
 
-class Folds:
-    """The table's view for an audience from the exported log cut at a version (cached)."""
-
-    def __init__(self, log: dict[str, Any], table: str) -> None:
-        self.log, self.table, self.cache = log, table, {}
-
-    def view(self, version: int, audience: Audience) -> dict[str, Any]:
-        if version not in self.cache:
-            cut = MemoryStore()
-            cut.create(self.table, self.log["header"])
-            cut.append(self.table, 0, self.log["entries"][:version])
-            self.cache[version] = Table(cut, self.table)
-        return json.loads(json.dumps(self.cache[version].view(audience)))
-
-
 # -- 1. a whole match over the sockets ----------------------------------------------------------
 
 
@@ -136,9 +119,8 @@ def test_whole_match_over_sockets_keeps_authenticity_and_appraisals_secret(serve
     seats = [Client(server.url, "/seat", {"token": link["token"]}) for link in links]
     rnd = random.Random(7)
     appraisals = 0
-    last_public = 0  # the version of the last action that changed what everybody sees
     try:
-        last_public = server.ok("start", show=show, table=table)["ack"]["version"]
+        server.ok("start", show=show, table=table)
         for _step in range(400):
             view = dealer_view(server, show)
             if view["result"] is not None:
@@ -146,8 +128,7 @@ def test_whole_match_over_sockets_keeps_authenticity_and_appraisals_secret(serve
             owing = sorted({d["seat"] for d in view["decisions"] if d["seat"] is not None})
             if not owing:
                 decision = next(d for d in view["decisions"] if d["move"] == "enter_auction")
-                ack = move(server, show, table, None, {"type": "enter_auction", "outcome": auction_choice(decision, rnd)})
-                last_public = ack["version"]
+                move(server, show, table, None, {"type": "enter_auction", "outcome": auction_choice(decision, rnd)})
                 continue
             seat = rnd.choice(owing)
             phone = seats[seat]
@@ -161,12 +142,13 @@ def test_whole_match_over_sockets_keeps_authenticity_and_appraisals_secret(serve
             if decision["move"] != "appraise":
                 ack = phone.call("submit", {"table": table, "move": seat_choice(decision, rnd), "sid": uuid.uuid4().hex})
                 assert ack["ok"], ack
-                last_public = ack["ack"]["version"]
                 continue
             # An appraisal: nobody but the appraiser may receive anything at all.
-            others = [public] + [c for i, c in enumerate(seats) if i != seat]
-            for client in others:
-                caught_up(client, last_public)
+            log = server.log_of(show, table)
+            others = [(public, Audience.public())] + [(c, Audience.of_seat(i)) for i, c in enumerate(seats) if i != seat]
+            for client, audience in others:
+                caught_up(client, audience_version(log, audience))
+            others = [client for client, _ in others]
             time.sleep(0.2)
             before = [count(c) for c in others]
             chosen = seat_choice(decision, rnd)
@@ -185,28 +167,32 @@ def test_whole_match_over_sockets_keeps_authenticity_and_appraisals_secret(serve
 
         assert appraisals >= 3, appraisals
         log = server.log_of(show, table)
-        final = log["entries"][-1]["v"]
-        caught_up(public, final)
+        caught_up(public, audience_version(log, Audience.public()))
         last = public.latest()["table"]
         assert last["result"] is not None and last["state"]["final"] is not None
         assert last["state"]["step"] == "over" and len(last["state"]["final"]["advancing"]) <= 4
-        folds = Folds(log, table)
 
+        def expected(client: Client, audience: Audience) -> dict[int, dict[str, Any]]:
+            versions = {p["table"]["version"] for _e, p in client.history if p["table"]}
+            return views_at(log, versions, audience)
+
+        public_views = expected(public, Audience.public())
         for _event, payload in public.history:
             view = payload["table"]
             if view is None or not view["started"]:
                 continue
-            assert view == folds.view(view["version"], Audience.public()), "public payload differs"
+            assert view == public_views[view["version"]], "public payload differs"
             assert not keys(view) & SECRET_KEYS, keys(view) & SECRET_KEYS
             assert not re.search(r"genuine|fake|apprais", json.dumps(view)), "authenticity on the projector"
             assert view["decisions"] == []
         for seat, phone in enumerate(seats):
+            seat_views = expected(phone, Audience.of_seat(seat))
             for _event, payload in phone.history:
                 view = payload["table"]
                 if view is None or not view["started"]:
                     continue
                 assert payload["seat"] == seat
-                assert view == folds.view(view["version"], Audience.of_seat(seat)), f"seat {seat} payload differs"
+                assert view == seat_views[view["version"]], f"seat {seat} payload differs"
                 state = dict(view["state"])
                 state["seats"] = [s for s in state["seats"] if s["seat"] != seat]
                 # Another seat's secrets, the authenticity of any work and any appraisal: none.

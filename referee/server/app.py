@@ -105,7 +105,8 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         sio.emit(event, payload, to=room, namespace=namespace)
 
     service = Service(client, shows, publish, base_url, settings.prefix, registry(settings.extra_games),
-                      defer=sio.start_background_task)
+                      defer=sio.start_background_task,
+                      disconnect=lambda namespace, sid: sio.server.disconnect(sid, namespace=namespace))
     app.extensions["referee"] = service
     limiter = RateLimiter(client, settings.prefix)
     limits = settings.limits
@@ -364,7 +365,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
 
     # -- Socket.IO --------------------------------------------------------------------------
 
-    sockets: dict[str, str] = {}  # seat socket id -> token (this process's sockets only)
+    sockets: dict[str, tuple[str, Any]] = {}  # seat socket id -> (token, link), this process's only
 
     @sio.on("connect", namespace="/public")
     def public_connect(auth: Any = None) -> None:
@@ -390,16 +391,19 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         if link is None:
             raise ConnectionRefusedError({"code": "auth/bad_link", "ko": "유효하지 않거나 재발급된 링크입니다",
                                           "en": "This link is not valid or was re-issued"})
-        sockets[request.sid] = token
-        join_room(player_room(link.show, link.player))
+        sockets[request.sid] = (token, link)
+        service.seat_socket(link, request.sid, True)
+        join_room(player_room(link.show, link.player, link.version))
         sio.emit("view", service.seat_snapshot(link), to=request.sid, namespace="/seat")
 
     @sio.on("disconnect", namespace="/seat")
     def seat_disconnect(*args: Any) -> None:
-        sockets.pop(request.sid, None)
+        gone = sockets.pop(request.sid, None)
+        if gone is not None:
+            service.seat_socket(gone[1], request.sid, False)
 
     def seat_link() -> Any:
-        link = shows.resolve(sockets.get(request.sid))
+        link = shows.resolve(sockets.get(request.sid, (None,))[0])
         if link is None:
             raise RuleError("auth/link_revoked", "이 링크는 더 이상 쓸 수 없습니다. 새 카드를 받으세요",
                             "This link no longer works; ask for a new card")

@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import secrets
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -53,8 +52,11 @@ def public_room(show: str) -> str:
     return f"public:{show}"
 
 
-def player_room(show: str, player: int) -> str:
-    return f"player:{show}:{player}"
+def player_room(show: str, player: int, link_version: int) -> str:
+    """A phone's room: one player's link at one version. A re-issued card bumps the version, so
+    sockets of the old link are left in a room that nothing is ever sent to again, even if
+    the message that disconnects them (at most once, over the queue) were lost."""
+    return f"player:{show}:{player}:{link_version}"
 
 
 def _field(payload: dict[str, Any], name: str, kind: type | tuple[type, ...], optional: bool = False) -> Any:
@@ -74,7 +76,8 @@ def _field(payload: dict[str, Any], name: str, kind: type | tuple[type, ...], op
 class Service:
     def __init__(self, client: redis.Redis, shows: Shows, publish: Publish, base_url: Callable[[], str],
                  prefix: str = "ref:", games: Mapping[str, Game] | None = None,
-                 defer: Callable[[Callable[[], None]], Any] | None = None) -> None:
+                 defer: Callable[[Callable[[], None]], Any] | None = None,
+                 disconnect: Callable[[str, str], None] | None = None) -> None:
         # The fan-out runs after the command has been acknowledged (the server defers it to a
         # background task): the phone that moved hears "done" first, then every screen updates.
         self.defer = defer or (lambda task: task())
@@ -84,6 +87,8 @@ class Service:
         self.shows = shows
         self.store = RedisStore(client, prefix)
         self.publish = publish
+        # Ends a socket by id on whichever server process holds it (namespace, sid).
+        self.disconnect = disconnect or (lambda namespace, sid: None)
         self.base_url = base_url
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
@@ -145,8 +150,9 @@ class Service:
         require(len(set(players)) == len(players), "show/player_twice", "한 선수가 두 자리에 앉을 수 없습니다",
                 "A player cannot take two seats")
         options = _field(payload, "options", dict, optional=True) or {}
+        # No seed: the table draws from the OS generator. A seed makes a rehearsal table whose
+        # draws repeat (tests, rehearsals); only staff can ask for one, and the header says so.
         seed = _field(payload, "seed", int, optional=True)
-        seed = secrets.randbelow(2**31) if seed is None else seed
         table_id = f"{show}-{len(self.shows.tables(show)) + 1}"
         Table.create(self.store, table_id, game.id, players, options, seed, self.games)
         self.shows.add_table(show, table_id)
@@ -187,9 +193,16 @@ class Service:
         roster = self.shows.roster(show)
         require(0 <= player < len(roster), "show/no_such_player", f"없는 선수 번호입니다: {player}",
                 f"No such player number: {player}", player=player)
+        old = self.shows.link_version(show, player)
         self.shows.issue(show, player)
-        # Phones on the old link are told now; every later event re-checks the link anyway.
-        self.publish("/seat", player_room(show, player), "revoked", {"player": player})
+        # The old link's phones are told, then disconnected on every process; their room gets
+        # nothing more in any case (see player_room), and the link is refused from now on.
+        self.publish("/seat", player_room(show, player, old), "revoked", {"player": player})
+        key = self._sockets_key(show, player)
+        for sid, version in self.r.hgetall(key).items():
+            if int(version) == old:
+                self.disconnect("/seat", sid)
+                self.r.hdel(key, sid)
         self.changed(show)
         return {"link": self.links(show)[player]}
 
@@ -213,6 +226,20 @@ class Service:
 
     # -- phones ------------------------------------------------------------------------------
 
+    def _sockets_key(self, show: str, player: int) -> str:
+        return f"{self.prefix}socks:{show}:{player}"
+
+    def seat_socket(self, link: PlayerLink, sid: str, present: bool) -> None:
+        """Record a phone's socket (on any process), so a re-issue can end it."""
+        key = self._sockets_key(link.show, link.player)
+        if present:
+            pipe = self.r.pipeline()
+            pipe.hset(key, sid, link.version)
+            pipe.expire(key, 24 * 3600)
+            pipe.execute()
+        else:
+            self.r.hdel(key, sid)
+
     def seat_submit(self, link: PlayerLink, payload: Any) -> dict[str, Any]:
         require(isinstance(payload, dict), "api/bad_payload", "제출 내용은 JSON 객체여야 합니다",
                 "A submission must be a JSON object")
@@ -227,7 +254,7 @@ class Service:
                 "The table has changed; check the screen and submit again", table=payload.get("table"))
         ack = table.submit(Actor.of_seat(seat), payload.get("move"), sid)
         self.changed(link.show, table.id)
-        return {"ack": ack.to_json()}
+        return {"ack": ack.for_seat(seat)}
 
     # -- views -------------------------------------------------------------------------------
 
@@ -285,7 +312,7 @@ class Service:
             seats = self.table(table_id).seats
             players = range(len(roster)) if everyone else [roster.index(name) for name in seats]
             for player in players:
-                rooms.append(("/seat", player_room(show, player),
+                rooms.append(("/seat", player_room(show, player, moment.info["links"][player]),
                               self.seat_snapshot(PlayerLink(show, player, 0), moment)))
             if moment.info["current"] == table_id:
                 rooms.append(("/public", public_room(show), self.public_snapshot(show, moment)))

@@ -161,14 +161,28 @@ class Shows:
 
     def info(self, show: str) -> dict[str, Any]:
         self.require(show)
-        h = self.r.hgetall(f"{self.p}show:{show}")
+        pipe = self.r.pipeline()
+        pipe.hgetall(f"{self.p}show:{show}")
+        pipe.lrange(f"{self.p}show:{show}:roster", 0, -1)
+        pipe.lrange(f"{self.p}show:{show}:tables", 0, -1)
+        h, roster, tables = pipe.execute()
         return {
             "id": show,
             "name": h.get("name", show),
-            "roster": self.roster(show),
-            "tables": self.tables(show),
+            "roster": roster,
+            "tables": tables,
             "current": h.get("current") or None,
+            "links": self.link_versions(show, len(roster)),
         }
+
+    def link_version(self, show: str, player: int) -> int:
+        return int(self.r.get(f"{self.p}linkver:{show}:{player}") or 0)
+
+    def link_versions(self, show: str, count: int) -> list[int]:
+        """Every player's current link version, in roster order (one read)."""
+        if not count:
+            return []
+        return [int(v or 0) for v in self.r.mget([f"{self.p}linkver:{show}:{p}" for p in range(count)])]
 
     def check_show_pin(self, show: str, pin: str) -> bool:
         stored = self.r.hget(f"{self.p}show:{show}", "pin")
@@ -219,12 +233,9 @@ class Shows:
 
     def current_links(self, show: str) -> list[IssuedLink]:
         """Every player's link as it stands, in roster order (one Redis read)."""
-        count = self.r.llen(f"{self.p}show:{show}:roster")
-        if not count:
-            return []
-        versions = self.r.mget([f"{self.p}linkver:{show}:{player}" for player in range(count)])
-        links = [PlayerLink(show, player, int(v or 0)) for player, v in enumerate(versions)]
-        return [IssuedLink(link, *self.credentials(link)) for link in links]
+        versions = self.link_versions(show, self.r.llen(f"{self.p}show:{show}:roster"))
+        return [IssuedLink(PlayerLink(show, player, v), *self.credentials(PlayerLink(show, player, v)))
+                for player, v in enumerate(versions)]
 
     def resolve(self, token: Any) -> PlayerLink | None:
         """The player a token grants now, or None (unknown, malformed, or re-issued since)."""
@@ -246,7 +257,7 @@ class Shows:
         if raw is None:
             return None
         link = PlayerLink(**json.loads(raw))
-        return link if link.version == int(self.r.get(f"{self.p}linkver:{link.show}:{link.player}") or 0) else None
+        return link if link.version == self.link_version(link.show, link.player) else None
 
 
 def _pin_ok(pin: Any) -> bool:

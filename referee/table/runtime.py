@@ -28,16 +28,80 @@ FINISHED = "table.finished"
 MAX_ATTEMPTS = 200
 
 
+def secret_to(event: Mapping[str, Any]) -> frozenset[int] | None:
+    """The seats that may see a wholly secret event (no public data), or None for an event
+    every audience sees at least in part."""
+    if event.get("data") or event.get("private") is None:
+        return None
+    return frozenset(event.get("to", ()))
+
+
+@dataclass
+class Seen:
+    """How many log entries each audience can see: the version numbers of its own stream.
+
+    Table versions count every entry, so a rival could count hidden actions (appraisals) from
+    the jumps between two payloads. An audience's version counts only the entries it may see:
+    the public every entry with public data; a seat those plus the wholly secret entries meant
+    for it; the dealer all. A void is seen by exactly those who saw what it voids. So an
+    audience's stream is the same whether or not something hidden from it happened.
+    """
+
+    everyone: int = 0
+    secret: dict[int, int] = field(default_factory=dict)  # seat -> wholly secret entries it saw
+    # action -> the seats that saw it, for actions every entry of which is wholly secret
+    hidden_actions: dict[int, frozenset[int]] = field(default_factory=dict)
+    public_actions: set[int] = field(default_factory=set)
+
+    def copy(self) -> Seen:
+        return Seen(self.everyone, dict(self.secret), dict(self.hidden_actions), set(self.public_actions))
+
+    def visible_to(self, entry: Mapping[str, Any]) -> frozenset[int] | None:
+        """Who sees `entry` (None: everyone), given the entries added before it."""
+        event = entry["event"]
+        if event["type"] == VOIDED:
+            return self.hidden_actions.get(event["data"]["action"])
+        return secret_to(event)
+
+    def add(self, entry: Mapping[str, Any]) -> None:
+        seats = self.visible_to(entry)
+        action = entry["action"]
+        if seats is None:
+            self.everyone += 1
+            if entry["event"]["type"] != VOIDED:
+                self.public_actions.add(action)
+                self.hidden_actions.pop(action, None)
+            return
+        for seat in seats:
+            self.secret[seat] = self.secret.get(seat, 0) + 1
+        if entry["event"]["type"] != VOIDED and action not in self.public_actions:
+            self.hidden_actions[action] = self.hidden_actions.get(action, frozenset()) | seats
+
+    def version_for(self, audience: Audience, table_version: int) -> int:
+        if audience.kind == "dealer":
+            return table_version
+        if audience.kind == "seat":
+            return self.everyone + self.secret.get(audience.seat, 0)
+        return self.everyone
+
+
 @dataclass(frozen=True)
 class Ack:
-    """A command's acknowledgement: the log's version after it, and the action it made."""
+    """A command's acknowledgement: the log's version after it, and the action it made.
+    ``seen`` gives each audience's own version after it (see Seen)."""
 
     version: int
     action: int
     duplicate: bool = False
+    seen: Seen | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"version": self.version, "action": self.action, "duplicate": self.duplicate}
+
+    def for_seat(self, seat: int) -> dict[str, Any]:
+        """The acknowledgement as a phone gets it: its own version, nothing about the table's."""
+        version = self.seen.version_for(Audience.of_seat(seat), self.version) if self.seen else self.version
+        return {"version": version, "duplicate": self.duplicate}
 
 
 @dataclass
@@ -50,10 +114,14 @@ class Folded:
     finished: bool = False  # closed by the dealer: no more moves
     live_actions: list[int] = field(default_factory=list)  # accepted, not voided, in order
     voided: set[int] = field(default_factory=set)
+    seen: Seen = field(default_factory=Seen)
 
     @property
     def started(self) -> bool:
         return self.started_at is not None
+
+    def version_for(self, audience: Audience) -> int:
+        return self.seen.version_for(audience, self.version)
 
 
 def new_header(game: Game, table: str, seats: list[str], options: Mapping[str, Any] | None, seed: int | None,
@@ -95,9 +163,10 @@ def fold(game: Game, header: Mapping[str, Any], entries: list[dict[str, Any]], b
         folded.voided = {e["event"]["data"]["action"] for e in entries if e["event"]["type"] == VOIDED}
     else:
         folded = Folded(base.version, base.state, base.started_at, base.finished, list(base.live_actions),
-                        set(base.voided))
+                        set(base.voided), base.seen.copy())
     for entry in entries:
         folded.version = entry["v"]
+        folded.seen.add(entry)
         event = entry["event"]
         if entry["action"] in folded.voided or event["type"] == VOIDED:
             continue
@@ -159,8 +228,9 @@ class Table:
 
     def log(self, audience: Audience, last: int | None = None) -> list[dict[str, Any]]:
         """The log as `audience` may see it; `last`: only the newest entries."""
-        after = 0 if last is None else max(0, self.store.version(self.id) - last)
-        return audience_log(self.store.entries(self.id, after=after), audience)
+        after = 0 if last is None or audience.kind != "dealer" else max(0, self.store.version(self.id) - last)
+        rows = audience_log(self.store.entries(self.id, after=after), audience)
+        return rows if last is None else rows[-last:]
 
     # -- commands --------------------------------------------------------------------------
 
@@ -191,8 +261,8 @@ class Table:
 
     def _command(self, actor: Actor, sid: str | None, decide: Callable[[Folded], list[tuple[Actor, dict]]]) -> Ack:
         for _ in range(MAX_ATTEMPTS):
-            if sid is not None and (seen := self.store.find_sid(self.id, sid)) is not None:
-                return Ack(seen, self._action_at(seen), duplicate=True)
+            if sid is not None and (done := self.store.find_sid(self.id, sid)) is not None:
+                return self._duplicate(done)
             folded = self.load()
             events = decide(folded)
             action = folded.version + 1
@@ -205,15 +275,22 @@ class Table:
                 entries[0]["sid"] = sid
             appended = self.store.append(self.id, folded.version, entries, sid)
             if appended.ok:
-                return Ack(appended.version, action)
+                seen = folded.seen.copy()
+                for entry in entries:
+                    seen.add(entry)
+                return Ack(appended.version, action, seen=seen)
             if appended.duplicate:
-                return Ack(appended.version, self._action_at(appended.version), duplicate=True)
+                return self._duplicate(appended.version)
             # Conflict: someone else wrote first; reload and decide again.
         raise RuleError("table/busy", "테이블이 너무 바쁩니다. 다시 시도하세요", "The table is too busy; try again")
 
-    def _action_at(self, version: int) -> int:
-        entry = self.store.entries(self.id, after=version - 1)[0]
-        return entry["action"]
+    def _duplicate(self, version: int) -> Ack:
+        """The acknowledgement of a submission applied before, at `version` (a resend)."""
+        entries = self.store.entries(self.id)[:version]
+        seen = Seen()
+        for entry in entries:
+            seen.add(entry)
+        return Ack(version, entries[-1]["action"], duplicate=True, seen=seen)
 
     def _starting(self, folded: Folded) -> list[tuple[Actor, dict]]:
         require(not folded.started, "table/already_started", "이미 시작한 테이블입니다", "The table has already started")
@@ -289,7 +366,7 @@ def audience_view(game: Game, header: Mapping[str, Any], folded: Folded, audienc
         "title": game.title.to_json(),
         "seats": list(header["seats"]),
         "options": header["options"],
-        "version": folded.version,
+        "version": folded.version_for(audience),
         "audience": str(audience),
         "started": folded.started,
         "finished": folded.finished,
@@ -301,14 +378,29 @@ def audience_view(game: Game, header: Mapping[str, Any], folded: Folded, audienc
 
 
 def audience_log(entries: list[dict[str, Any]], audience: Audience) -> list[dict[str, Any]]:
-    """The log as `audience` may see it: secret parts of events removed, voids marked."""
-    voided = {e["event"]["data"]["action"]: e["v"] for e in entries if e["event"]["type"] == VOIDED}
-    out = []
+    """The log as `audience` may see it: entries it may not see left out (voids of them too),
+    secret parts of events removed, voids marked, and entries numbered in the audience's own
+    versions (see Seen), so the numbering shows nothing of what was left out.
+
+    The dealer sees the table's own numbering, so any tail of the log will do for the dealer;
+    for other audiences `entries` must start at the table's first entry."""
+    dealer = audience.kind == "dealer"
+    seen = Seen()
+    numbered: list[tuple[int, dict[str, Any]]] = []  # (audience version, entry)
+    first_of_action: dict[int, int] = {}
     for entry in entries:
-        event = Event.from_json(entry["event"])
-        if event.hidden_from(audience):
+        seats = seen.visible_to(entry)
+        seen.add(entry)
+        if not dealer and seats is not None and (audience.kind != "seat" or audience.seat not in seats):
             continue
-        row = {"v": entry["v"], "action": entry["action"], "actor": entry["actor"], "t": entry["t"],
+        version = entry["v"] if dealer else seen.version_for(audience, entry["v"])
+        first_of_action.setdefault(entry["action"], entry["action"] if dealer else version)
+        numbered.append((version, entry))
+    voided = {e["event"]["data"]["action"]: v for v, e in numbered if e["event"]["type"] == VOIDED}
+    out = []
+    for version, entry in numbered:
+        event = Event.from_json(entry["event"])
+        row = {"v": version, "action": first_of_action[entry["action"]], "actor": entry["actor"], "t": entry["t"],
                "event": event.visible_to(audience)}
         if entry["action"] in voided:
             row["voided_by"] = voided[entry["action"]]
