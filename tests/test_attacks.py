@@ -163,12 +163,29 @@ def gallery_streams(server: LiveServer, appraise: bool) -> tuple[dict[str, list[
     """One round of a seeded (rehearsal) Gallery with fixed moves; with `appraise`, the first
     picker appraises a work before picking. The streams every audience but the appraiser got."""
     show, links = new_show(server, NAMES, show="cf")
-    table = server.ok("create_table", show=show, game="tricky_gallery", players=NAMES, seed=5)["table"]
     public = Client(server.url, "/public", {"show": show})
     phones = [Client(server.url, "/seat", {"token": link["token"]}) for link in links]
+    for client in [public, *phones]:
+        client.wait_for(lambda e, p: e == "view")
+    table = server.ok("create_table", show=show, game="tricky_gallery", players=NAMES, seed=5)["table"]
     appraiser = None
+
+    def settle() -> None:
+        """Wait until every audience holds its view now. The server sends only what changed, so
+        the latest payload holds it (with an older version when nothing changed); a command
+        sent before the last fan-out ended could fold two steps into one payload."""
+        log = server.log_of(show, table)
+        for client, audience in [(public, Audience.public())] + [
+                (p, Audience.of_seat(i)) for i, p in enumerate(phones)]:
+            own = audience_version(log, audience)
+            want = without_version(views_at(log, {own}, audience)[own])
+            wait(lambda c=client, w=want: without_version((c.latest() or {}).get("table")) == w,
+                 what=f"{audience} to catch up")
+
     try:
+        settle()
         server.ok("start", show=show, table=table)
+        settle()
         for _ in range(200):
             view = server.snapshot(show)["tables"][0]["view"]
             if view["state"]["round"] > 1 or view["result"]:
@@ -179,15 +196,7 @@ def gallery_streams(server: LiveServer, appraise: bool) -> tuple[dict[str, list[
                 appraiser = decision["seat"]
             server.ok("move", show=show, table=table, seat=decision["seat"], move=first_move(decision),
                       sid=uuid.uuid4().hex)
-            log = server.log_of(show, table)
-            for client, audience in [(public, Audience.public())] + [
-                    (p, Audience.of_seat(i)) for i, p in enumerate(phones)]:
-                # Caught up: the server sends only what changed, so the latest payload holds
-                # the audience's view now (its version may be older when nothing changed).
-                own = audience_version(log, audience)
-                want = without_version(views_at(log, {own}, audience)[own])
-                wait(lambda c=client, w=want: without_version((c.latest() or {}).get("table")) == w,
-                     what=f"{audience} to catch up")
+            settle()
         time.sleep(0.3)
         streams = {"public": [json.dumps(p, sort_keys=True, ensure_ascii=False) for _e, p in public.history]}
         for seat, phone in enumerate(phones):
