@@ -32,8 +32,10 @@ def free_port() -> int:
 class LiveServer:
     """``referee serve`` on loopback with its own embedded Redis in `data_dir`."""
 
-    def __init__(self, data_dir: Path, port: int | None = None, env: dict[str, str] | None = None) -> None:
+    def __init__(self, data_dir: Path, port: int | None = None, env: dict[str, str] | None = None,
+                 pin: str = PIN) -> None:
         self.data_dir = data_dir
+        self.pin = pin
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**BOT_LIMITS, **(env or {})}
@@ -44,7 +46,7 @@ class LiveServer:
         self.log = open(self.data_dir / f"server-{self.port}.log", "ab")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "referee.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--data-dir", str(self.data_dir), "--pin", PIN, "--public-url", self.url],
+             "--data-dir", str(self.data_dir), "--pin", self.pin, "--public-url", self.url],
             stdout=self.log, stderr=subprocess.STDOUT, env=env,
         )
         deadline = time.monotonic() + 60
@@ -94,16 +96,17 @@ class Client:
 
     def __init__(self, server_url: str, namespace: str, auth: dict[str, Any] | None = None,
                  events: tuple[str, ...] = ("view", "show", "revoked"), reconnect: bool = False,
-                 transports: tuple[str, ...] = ("websocket",)) -> None:
+                 transports: tuple[str, ...] = ("websocket",), headers: dict[str, str] | None = None,
+                 **options: Any) -> None:
         self.namespace = namespace
         self.received: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.history: list[tuple[str, Any]] = []
         self.lock = threading.Lock()
-        self.sio = socketio.Client(reconnection=reconnect, reconnection_delay=0.2, reconnection_delay_max=1)
+        self.sio = socketio.Client(reconnection=reconnect, reconnection_delay=0.2, reconnection_delay_max=1, **options)
         for event in events:
             self.sio.on(event, self._recorder(event), namespace=namespace)
         self.sio.connect(server_url, namespaces=[namespace], auth=auth, transports=list(transports),
-                         wait_timeout=10)
+                         wait_timeout=10, headers=headers or {})
 
     def _recorder(self, event: str):
         def record(payload: Any = None) -> None:

@@ -9,19 +9,24 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
+import subprocess
+import sys
 import time
+import unicodedata
 import uuid
 from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
+import requests
 
 from referee.kernel import Audience, Rng
 from referee.store import EmbeddedRedis
 
-from .live import Client, LiveServer, audience_version, views_at
+from .live import PIN, Client, LiveServer, audience_version, free_port, views_at
 
 NAMES = ["나래", "가람", "라온", "다솜", "바다", "마루", "아름", "사랑", "자두"]
 
@@ -228,3 +233,495 @@ def test_an_appraisal_leaves_every_other_stream_byte_identical(tmp_path_factory)
     for audience in plain:
         if audience != f"seat:{appraiser}":
             assert plain[audience] == appraised[audience], f"{audience}'s stream tells of the appraisal"
+
+
+# -- 3 (cont.) and 8. Redis outside the referee: authentication, ACL, TLS, compose ---------------
+
+DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
+SYSTEM_REDIS = "/usr/bin/redis-server"  # Debian's: it has TLS and ACL files (scripts/setup installs it)
+
+
+def start_redis(conf: str, workdir: Path) -> subprocess.Popen:
+    (workdir / "redis.conf").write_text(conf)
+    proc = subprocess.Popen([SYSTEM_REDIS, str(workdir / "redis.conf")], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    time.sleep(0.3)
+    assert proc.poll() is None, (workdir / "redis.log").read_text() if (workdir / "redis.log").exists() else conf
+    return proc
+
+
+def deploy_conf(name: str, workdir: Path, bind: str, port: int, extra: str = "") -> str:
+    """deploy/redis/<name> made runnable here: its dir, ACL file and port, everything else as shipped."""
+    conf = (DEPLOY / "redis" / name).read_text()
+    conf = re.sub(r"(?m)^bind .*$", f"bind {bind}", conf)
+    conf = re.sub(r"(?m)^port .*$", f"port {port}", conf)
+    conf = re.sub(r"(?m)^dir .*$", f"dir {workdir}", conf)
+    conf = re.sub(r"(?m)^aclfile .*$", f"aclfile {workdir / 'referee.acl'}", conf)
+    return conf + f"\nlogfile {workdir / 'redis.log'}\n" + extra
+
+
+def make_acl(workdir: Path, where: str) -> str:
+    out = subprocess.run([str(DEPLOY / "redis" / "make-acl"), str(workdir / "referee.acl"), where],
+                         capture_output=True, text=True, check=True).stdout
+    assert stat.S_IMODE((workdir / "referee.acl").stat().st_mode) == 0o600
+    return out.strip().removeprefix("REDIS_URL=")
+
+
+def lan_address() -> str:
+    from referee.server.entry import lan_address as found
+
+    return found()
+
+
+def test_the_shipped_redis_config_needs_the_password_and_allows_only_the_referee_commands(tmp_path):
+    port = free_port()
+    url = make_acl(tmp_path, f"127.0.0.1:{port}")
+    proc = start_redis(deploy_conf("referee.conf", tmp_path, "127.0.0.1", port), tmp_path)
+    try:
+        with pytest.raises((redis.exceptions.AuthenticationError, redis.exceptions.ResponseError)):
+            redis.Redis(port=port).get("ref:x")
+        referee = redis.Redis.from_url(url)
+        for forbidden in (lambda: referee.keys("*"), lambda: referee.flushall(), lambda: referee.config_get("*"),
+                          lambda: referee.get("other:key")):
+            with pytest.raises(redis.exceptions.NoPermissionError):
+                forbidden()
+        # A whole show runs on it: the ACL lets through every command the referee sends.
+        (tmp_path / "server").mkdir()
+        live = LiveServer(tmp_path / "server", env={"REDIS_URL": url, "REFEREE_SECRET_KEY": "k" * 32}).start()
+        try:
+            play_a_coin_round(live)
+        finally:
+            live.stop()
+        log = (tmp_path / "server" / f"server-{live.port}.log").read_text()
+        assert "NOPERM" not in log and "Traceback" not in log
+    finally:
+        proc.terminate()
+        proc.wait()
+
+
+def play_a_coin_round(live: LiveServer) -> None:
+    show, links = new_show(live, ["가", "나"])
+    table = live.ok("create_table", show=show, game="tricky_coin", players=["가", "나"])["table"]
+    projector = Client(live.url, "/public", {"show": show})
+    phones = [Client(live.url, "/seat", {"token": link["token"]}) for link in links]
+    try:
+        live.ok("start", show=show, table=table)
+        for i, phone in enumerate(phones):
+            assert phone.call("submit", {"table": table, "move": {"type": "put_coin", "coin": 5 * (i + 1)},
+                                         "sid": f"c{i}"})["ok"]
+        for i, phone in enumerate(phones):
+            assert phone.call("submit", {"table": table, "move": {"type": "choose_token", "token": "STOP"},
+                                         "sid": f"t{i}"})["ok"]
+        opened = projector.wait_for(lambda e, p: e == "view" and p["table"] and p["table"]["state"]["opened"])
+        assert opened["table"]["state"]["opened"][0]["sums"] == [5, 10]
+        live.ok("reissue", show=show, player=0)
+    finally:
+        for client in (projector, *phones):
+            client.close()
+
+
+def test_the_compose_redis_takes_other_hosts_with_the_password_only(tmp_path):
+    """compose.yaml's Redis listens beyond loopback (the referee containers reach it by name)
+    and refuses every connection without the referee user's password."""
+    import yaml
+
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    redis_service = compose["services"]["redis"]
+    assert "ports" not in redis_service  # never published outside the compose network
+    mounted = {v.split(":")[1]: v.split(":")[0] for v in redis_service["volumes"] if v.startswith("./")}
+    assert mounted["/etc/redis/compose.conf"] == "./redis/compose.conf"
+    assert mounted["/etc/redis/referee.acl"] == "./redis/referee.acl"
+    for name in ("referee-1", "referee-2"):
+        env = {**compose["services"]["referee-1"]["environment"], **compose["services"][name].get("environment", {})}
+        assert env["REDIS_URL"] == "${REDIS_URL}"  # the URL make-acl prints, with the password
+    host = lan_address()
+    if host.startswith("127."):
+        pytest.skip("this machine has no address but loopback")
+    port = free_port()
+    url = make_acl(tmp_path, f"{host}:{port}")
+    proc = start_redis(deploy_conf("compose.conf", tmp_path, "* -::*", port), tmp_path)
+    try:
+        assert redis.Redis.from_url(url).ping()  # from another address than loopback
+        with pytest.raises((redis.exceptions.AuthenticationError, redis.exceptions.ResponseError)):
+            redis.Redis(host=host, port=port).get("ref:x")
+        with pytest.raises(redis.exceptions.AuthenticationError):
+            redis.Redis(host=host, port=port, username="referee", password="wrong").ping()
+    finally:
+        proc.terminate()
+        proc.wait()
+
+
+def test_an_external_redis_over_tls_with_a_password(tmp_path):
+    """REDIS_URL may be rediss:// (with the authority's certificate) and carry the password."""
+    certs = tmp_path / "tls"
+    subprocess.run([str(DEPLOY / "tls" / "make-venue-cert"), str(certs), "127.0.0.1"], check=True, capture_output=True)
+    port = free_port()
+    url = make_acl(tmp_path, f"127.0.0.1:{port}").replace("redis://", "rediss://") + f"?ssl_ca_certs={certs}/ca.crt"
+    conf = deploy_conf("referee.conf", tmp_path, "127.0.0.1", 0,
+                       f"tls-port {port}\ntls-cert-file {certs}/server.crt\ntls-key-file {certs}/server.key\n"
+                       f"tls-ca-cert-file {certs}/ca.crt\ntls-auth-clients no\n")
+    proc = start_redis(conf, tmp_path)
+    try:
+        (tmp_path / "server").mkdir()
+        live = LiveServer(tmp_path / "server", env={"REDIS_URL": url, "REFEREE_SECRET_KEY": "k" * 32}).start()
+        try:
+            play_a_coin_round(live)
+        finally:
+            live.stop()
+    finally:
+        proc.terminate()
+        proc.wait()
+
+
+# -- 4. Audience load breaks phone moves ---------------------------------------------------------
+
+
+def test_an_audience_flood_never_fails_a_phone_move(server):
+    """400 projector screens connecting at once and 500 page loads while two phones play: every
+    page loads, every screen connects and every move is acknowledged."""
+    import asyncio
+
+    import aiohttp
+    import socketio
+
+    show, links = new_show(server, ["가", "나"])
+    table = server.ok("create_table", show=show, game="tricky_coin", players=["가", "나"])["table"]
+    server.ok("start", show=show, table=table)
+
+    async def flood() -> tuple[list, list, list]:
+        screens = [socketio.AsyncClient(reconnection=False) for _ in range(400)]
+        phones = [socketio.AsyncClient(reconnection=False) for _ in links]
+        for phone, link in zip(phones, links, strict=True):
+            await phone.connect(server.url, namespaces=["/seat"], auth={"token": link["token"]},
+                                transports=["websocket"])
+        acks: list = []
+
+        async def play() -> None:
+            await asyncio.sleep(0.1)
+            for rnd in range(4):
+                for i, phone in enumerate(phones):
+                    acks.append(await phone.call("submit", {"table": table, "sid": f"p{rnd}-{i}", "move": {
+                        "type": "put_coin", "coin": 1}}, namespace="/seat", timeout=60))
+                for i, phone in enumerate(phones):
+                    acks.append(await phone.call("submit", {"table": table, "sid": f"t{rnd}-{i}", "move": {
+                        "type": "choose_token", "token": "STOP"}}, namespace="/seat", timeout=60))
+
+        async def connect(screen: Any) -> str:
+            try:
+                await screen.connect(server.url, namespaces=["/public"], auth={"show": show},
+                                     transports=["websocket"], wait_timeout=60)
+                return "ok"
+            except Exception as exc:  # noqa: BLE001 - counted and reported below
+                return repr(exc)
+
+        async with aiohttp.ClientSession() as http:
+            async def page() -> int:
+                async with http.get(f"{server.url}/display/{show}") as resp:
+                    return resp.status
+
+            results = await asyncio.gather(play(), *(connect(s) for s in screens), *(page() for _ in range(500)))
+        for client in (*screens, *phones):
+            await client.disconnect()
+        return acks, [r for r in results[1:401]], [r for r in results[401:]]
+
+    acks, connects, pages = asyncio.run(flood())
+    assert len(acks) == 16 and all(a["ok"] for a in acks), [a for a in acks if not a["ok"]][:3]
+    assert all(c == "ok" for c in connects), [c for c in connects if c != "ok"][:3]
+    assert set(pages) == {200}, sorted(set(pages))
+    log = (server.data_dir / f"server-{server.port}.log").read_text()
+    assert "Traceback" not in log and "Too many connections" not in log
+
+
+# -- 6. Staff sessions cannot be revoked ------------------------------------------------------------
+
+
+def logged_in(url: str, pin: str = PIN, show: str = "") -> requests.Session:
+    browser = requests.Session()
+    form = browser.get(f"{url}/console/login", timeout=10).text
+    csrf = re.search(r'name="csrf" value="([^"]+)"', form).group(1)
+    done = browser.post(f"{url}/console/login", data={"csrf": csrf, "pin": pin, "show": show}, timeout=10)
+    assert done.ok and "/console" in done.url, done.text[:300]
+    return browser
+
+
+def console_csrf(browser: requests.Session, url: str, show: str) -> str:
+    page = browser.get(f"{url}/console/{show}", timeout=10).text
+    return re.search(r'data-csrf="([^"]+)"', page).group(1)
+
+
+def test_logout_ends_the_session_for_a_copied_cookie_too(server):
+    show, _ = new_show(server, ["가"])
+    browser = logged_in(server.url)
+    csrf = console_csrf(browser, server.url, show)
+    thief = requests.Session()
+    thief.cookies.update(browser.cookies)  # copied before logout
+    ok = thief.post(f"{server.url}/api/add_player", json={"show": show, "name": "나"},
+                    headers={"X-CSRF-Token": csrf}, timeout=10).json()
+    assert ok["ok"], ok
+    home = browser.get(f"{server.url}/console", timeout=10).text
+    browser.post(f"{server.url}/console/logout", data={"csrf": re.search(r'name="csrf" value="([^"]+)"', home).group(1)},
+                 timeout=10)
+    after = thief.post(f"{server.url}/api/add_player", json={"show": show, "name": "다"},
+                       headers={"X-CSRF-Token": csrf}, timeout=10)
+    assert after.status_code == 401 and after.json()["error"]["code"] == "auth/staff_only"
+    assert "다" not in server.snapshot(show)["show"]["roster"]
+
+
+def test_a_new_pin_ends_every_staff_session(tmp_path):
+    live = LiveServer(tmp_path).start()
+    try:
+        show, _ = new_show(live, ["가"])
+        browser = logged_in(live.url)
+        assert browser.get(f"{live.url}/api/shows/{show}", timeout=10).json()["error"]["code"] == "auth/csrf"
+        csrf = console_csrf(browser, live.url, show)
+        assert browser.get(f"{live.url}/api/shows/{show}", headers={"X-CSRF-Token": csrf}, timeout=10).ok
+    finally:
+        live.stop()
+    restarted = LiveServer(tmp_path, port=live.port, pin="8642").start()
+    try:
+        stale = browser.get(f"{live.url}/api/shows/{show}", headers={"X-CSRF-Token": csrf}, timeout=10)
+        assert stale.status_code == 401, stale.text[:200]
+        assert "links" not in stale.text
+    finally:
+        restarted.stop()
+
+
+def test_a_console_socket_needs_the_pages_token_and_stops_with_the_session(server):
+    import socketio
+
+    show, _ = new_show(server, ["가"])
+    browser = logged_in(server.url)
+    csrf = console_csrf(browser, server.url, show)
+    cookie = "; ".join(f"{c.name}={c.value}" for c in browser.cookies)
+    with pytest.raises(socketio.exceptions.ConnectionError):  # the cookie alone: another site's page
+        Client(server.url, "/dealer", {"show": show}, events=("show",), headers={"Cookie": cookie})
+    console = Client(server.url, "/dealer", {"show": show, "csrf": csrf}, events=("show",), headers={"Cookie": cookie})
+    try:
+        assert console.call("command", {"command": "add_player", "args": {"show": show, "name": "나"}})["ok"]
+        home = browser.get(f"{server.url}/console", timeout=10).text
+        browser.post(f"{server.url}/console/logout",
+                     data={"csrf": re.search(r'name="csrf" value="([^"]+)"', home).group(1)}, timeout=10)
+        refused = console.call("command", {"command": "add_player", "args": {"show": show, "name": "다"}})
+        assert refused["error"]["code"] == "auth/staff_only"
+    finally:
+        console.close()
+
+
+# -- 7. Racing adds duplicate a player ---------------------------------------------------------------
+
+
+def test_racing_adds_make_one_player_and_names_are_normalised(server):
+    from concurrent.futures import ThreadPoolExecutor
+
+    show, _ = new_show(server, [])
+    with ThreadPoolExecutor(8) as pool:
+        outs = list(pool.map(lambda _: server.api("add_player", show=show, name="홍길동"), range(8)))
+    assert sum(o["ok"] for o in outs) == 1
+    assert {o["error"]["code"] for o in outs if not o["ok"]} == {"show/duplicate_player"}
+    # The same name in another Unicode form, or with extra spaces, is the same player.
+    decomposed = unicodedata.normalize("NFD", "홍길동")
+    assert server.api("add_player", show=show, name=f"  {decomposed} ")["error"]["code"] == "show/duplicate_player"
+    for bad in ("홍\u200b길동", "\u202e동길홍", "홍\x00", "\u2066x\u2069"):
+        out = server.api("add_player", show=show, name=bad)
+        assert out["error"]["code"] == "show/bad_player_name", (bad, out)
+        assert "U+" in out["error"]["ko"] and "U+" in out["error"]["en"]
+    assert server.snapshot(show)["show"]["roster"] == ["홍길동"]
+
+
+# -- 9. Socket.IO accepts any Origin -----------------------------------------------------------------
+
+
+def test_sockets_from_other_sites_pages_are_refused(server, tmp_path):
+    """A page on another site may not open sockets (it could read the projector's stream from a
+    visitor's browser, or drive a console through its cookie). Long-polling clients send the
+    Origin header exactly as given, as a browser does."""
+    import socketio
+
+    def screen(url: str, show: str, origin: str) -> None:
+        Client(url, "/public", {"show": show}, transports=("polling",), headers={"Origin": origin}).close()
+
+    show, _ = new_show(server, ["가"])
+    with pytest.raises(socketio.exceptions.ConnectionError):
+        screen(server.url, show, "http://evil.example")
+    screen(server.url, show, server.url)
+    obs = LiveServer(tmp_path, env={"REFEREE_ORIGINS": "http://obs.local:8080"}).start()
+    try:
+        show, _ = new_show(obs, ["가"])
+        screen(obs.url, show, "http://obs.local:8080")
+        with pytest.raises(socketio.exceptions.ConnectionError):
+            screen(obs.url, show, "http://evil.example")
+    finally:
+        obs.stop()
+
+
+# -- 10. Rate limits: counted before checked, off the event loop, forwarded addresses -------------
+
+
+def test_a_burst_gets_no_more_pin_checks_than_the_limit(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    live = LiveServer(tmp_path, env={"REFEREE_RATE_LOGIN": "10/60"}).start()
+    try:
+        show, _ = new_show(live, ["가"])
+
+        def guess(i: int) -> str:
+            out = requests.post(f"{live.url}/api/start", json={"show": show, "table": "x"},
+                                headers={"X-Staff-Pin": f"{i:04d}9"}, timeout=30).json()
+            return out["error"]["code"]
+
+        with ThreadPoolExecutor(30) as pool:
+            codes = list(pool.map(guess, range(300)))
+        assert codes.count("auth/bad_pin") == 10, {c: codes.count(c) for c in set(codes)}
+        assert codes.count("rate/limited") == 290
+    finally:
+        live.stop()
+
+
+def test_forwarded_addresses_count_only_from_the_configured_proxy(tmp_path):
+    live = LiveServer(tmp_path, env={"REFEREE_PROXIED": "1", "REFEREE_TRUSTED_PROXIES": "10.99.0.1",
+                                     "REFEREE_RATE_LOGIN": "3/60"}).start()
+    try:
+        codes = [requests.post(f"{live.url}/api/start", json={"show": "x", "table": "x"}, timeout=10,
+                               headers={"X-Staff-Pin": "00000", "X-Forwarded-For": f"10.0.0.{i}"}).json()["error"]["code"]
+                 for i in range(6)]
+        assert codes == ["auth/bad_pin"] * 3 + ["rate/limited"] * 3  # one client, whatever it claims
+    finally:
+        live.stop()
+
+
+def test_pbkdf2_runs_off_the_event_loop():
+    from referee.server.shows import Shows, hash_pin
+
+    class Fake:
+        def get(self, key: str) -> str:
+            return hash_pin("2468")
+
+        def register_script(self, script: str) -> None:
+            return None
+
+    calls: list[str] = []
+
+    def offload(fn, *args):
+        calls.append(fn.__name__)
+        return fn(*args)
+
+    shows = Shows(Fake(), b"k", offload=offload)
+    assert not shows.check_staff_pin("1111") and shows.check_staff_pin("2468")
+    assert calls == ["pin_matches", "pin_matches"]
+    from referee.server import entry
+
+    assert "tpool.execute" in Path(entry.__file__).read_text()  # eventlet: the thread pool
+
+
+# -- 11. Malformed text and nesting give clear errors -------------------------------------------------
+
+
+def test_lone_surrogates_and_deep_nesting_get_clear_errors(server):
+    show, links = new_show(server, ["가", "나"])
+    table = server.ok("create_table", show=show, game="tricky_coin", players=["가", "나"])["table"]
+    server.ok("start", show=show, table=table)
+    body = '{"show": "' + show + '", "name": "\\ud800x"}'
+    out = requests.post(f"{server.url}/api/add_player", data=body, timeout=10,
+                        headers={"X-Staff-Pin": PIN, "Content-Type": "application/json"})
+    assert out.status_code == 400 and out.json()["error"]["code"] == "api/bad_text", out.text[:300]
+    deep = "[" * 100_000 + "]" * 100_000
+    out = requests.post(f"{server.url}/api/add_player", data=deep, timeout=10,
+                        headers={"X-Staff-Pin": PIN, "Content-Type": "application/json"})
+    assert out.status_code == 400 and out.json()["error"]["code"] == "api/bad_payload", out.text[:300]
+    phone = Client(server.url, "/seat", {"token": links[0]["token"]})
+    try:
+        ack = phone.call("submit", {"table": table, "sid": "\ud800", "move": {"type": "put_coin", "coin": 1}})
+        assert ack["error"]["code"] == "api/bad_text"
+        nested: Any = 1
+        for _ in range(60):
+            nested = [nested]
+        assert phone.call("submit", {"table": table, "sid": "n", "move": nested})["error"]["code"] == "api/too_deep"
+    finally:
+        phone.close()
+    # A raw packet nested 100,000 deep: a clear error in the acknowledgement, no trace.
+    import websocket
+
+    ws = websocket.create_connection(server.url.replace("http", "ws") + "/socket.io/?EIO=4&transport=websocket")
+    try:
+        assert ws.recv().startswith("0")
+        ws.send("40/seat," + json.dumps({"token": links[1]["token"]}))
+        received = [ws.recv() for _ in range(2)]  # the connect's answer and the seat's first view
+        assert any(m.startswith("40/seat,") for m in received), received
+        ws.send('42/seat,7["submit",' + deep + "]")
+        answer = ws.recv()
+        assert answer.startswith("43/seat,7"), answer
+        assert json.loads(answer[len("43/seat,7"):])[0]["error"]["code"] == "api/bad_payload", answer
+    finally:
+        ws.close()
+    log = (server.data_dir / f"server-{server.port}.log").read_text()
+    assert "Traceback" not in log, log[-2000:]
+
+
+# -- 12. TLS, logs, CSP, the PIN, and the embedded Redis after a crash -------------------------------
+
+
+def test_content_security_policy_connects_to_this_server_only(server):
+    csp = requests.get(f"{server.url}/console/login", timeout=10).headers["Content-Security-Policy"]
+    assert "connect-src 'self';" in csp and "ws:" not in csp and "wss:" not in csp
+
+
+def test_cookies_are_secure_behind_https_only(tmp_path):
+    live = LiveServer(tmp_path, env={"REFEREE_PROXIED": "1"}).start()  # this test is its proxy (127.0.0.1)
+    try:
+        show, links = new_show(live, ["가"])
+        token = links[0]["token"]
+        https = requests.get(f"{live.url}/p/{token}", allow_redirects=False, timeout=10,
+                             headers={"X-Forwarded-Proto": "https"})
+        plain = requests.get(f"{live.url}/p/{token}", allow_redirects=False, timeout=10)
+        assert "Secure" in https.headers["Set-Cookie"] and "Secure" not in plain.headers["Set-Cookie"]
+        login = requests.get(f"{live.url}/console/login", timeout=10, headers={"X-Forwarded-Proto": "https"})
+        assert "Secure" in login.headers["Set-Cookie"]
+    finally:
+        live.stop()
+
+
+def test_the_staff_pin_is_never_printed_but_by_the_demo(tmp_path):
+    port = free_port()
+    for given in (["--pin", "97531"], []):
+        data = tmp_path / ("given" if given else "made")
+        data.mkdir()
+        proc = subprocess.Popen([sys.executable, "-m", "referee.cli", "serve", "--host", "127.0.0.1", "--port",
+                                 str(port), "--data-dir", str(data), *given], stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True)
+        try:
+            first = proc.stdout.readline() + proc.stdout.readline()
+        finally:
+            proc.terminate()
+            out = first + proc.communicate(timeout=20)[0]
+        assert "console" in out
+        if given:
+            assert "97531" not in out
+        else:
+            pin_file = data / "staff-pin.txt"
+            assert stat.S_IMODE(pin_file.stat().st_mode) == 0o600
+            pin = pin_file.read_text().strip()
+            assert pin.isdigit() and pin not in out and str(pin_file) in out
+
+
+def test_an_embedded_redis_left_by_a_crash_is_stopped_by_the_next_server(tmp_path):
+    crashed = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time; from referee.store import EmbeddedRedis; "
+        f"EmbeddedRedis({str(tmp_path)!r}).start(); print('up', flush=True); time.sleep(60)")],
+        stdout=subprocess.PIPE, text=True)
+    assert crashed.stdout.readline().strip() == "up"
+    crashed.kill()  # SIGKILL: the Redis it started keeps running
+    crashed.wait()
+    pid = int((tmp_path / "redis" / "redis.pid").read_text())
+    os.kill(pid, 0)
+    adopted = EmbeddedRedis(tmp_path).start()
+    assert adopted.process is None  # found running, not started
+    adopted.stop()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail("the adopted Redis still runs after a clean stop")

@@ -33,11 +33,17 @@ def proxied(tmp_path_factory):
     for name in ("a", "b"):
         (base / name).mkdir()
         servers.append(LiveServer(base / name, env=env).start())
-    port = free_port()
+    port, plain_port = free_port(), free_port()
+    tls = base / "tls"
+    subprocess.run([str(DEPLOY / "tls" / "make-venue-cert"), str(tls), "127.0.0.1", "localhost"], check=True,
+                   capture_output=True)
     site = (DEPLOY / "nginx" / "referee.conf").read_text()
     site = site.replace("server 127.0.0.1:5001;", f"server 127.0.0.1:{servers[0].port};")
     site = site.replace("server 127.0.0.1:5002;", f"server 127.0.0.1:{servers[1].port};")
-    site = re.sub(r"listen 80;", f"listen 127.0.0.1:{port};", site)
+    site = re.sub(r"listen 80;", f"listen 127.0.0.1:{plain_port};", site)
+    site = re.sub(r"listen 443 ssl;", f"listen 127.0.0.1:{port} ssl;", site)
+    site = site.replace("/etc/referee/tls", str(tls)).replace("/var/log/nginx/referee-access.log",
+                                                             str(base / "referee-access.log"))
     (base / "site.conf").write_text(site)
     (base / "nginx.conf").write_text(f"""
 daemon off;
@@ -57,14 +63,14 @@ http {{
     check = subprocess.run([nginx, "-t", "-c", str(base / "nginx.conf"), "-p", str(base)], capture_output=True, text=True)
     assert check.returncode == 0, check.stderr
     proc = subprocess.Popen([nginx, "-c", str(base / "nginx.conf"), "-p", str(base)])
-    url = f"http://127.0.0.1:{port}"
+    url = f"https://127.0.0.1:{port}"
     for _ in range(100):
         try:
-            if requests.get(url + "/healthz", timeout=1).ok:
+            if requests.get(url + "/healthz", timeout=1, verify=False).ok:
                 break
         except requests.RequestException:
             time.sleep(0.1)
-    yield url, servers
+    yield url, servers, base, plain_port
     proc.terminate()
     proc.wait(timeout=10)
     for server in servers:
@@ -73,12 +79,19 @@ http {{
 
 
 def test_through_nginx_websocket_and_polling_clients_see_each_other(proxied):
-    url, servers = proxied
+    """Over TLS through nginx: pages, the API, a WebSocket phone and a long-polling projector;
+    cookies are Secure behind HTTPS; the access log holds no phone token; plain HTTP only
+    redirects."""
+    url, servers, base, plain_port = proxied
+    ca = str(base / "tls" / "ca.crt")
+    https = requests.Session()
+    https.verify = ca
+    https.trust_env = False  # REQUESTS_CA_BUNDLE in the environment would replace our authority
     show = "n" + uuid.uuid4().hex[:8]
     headers = {"X-Staff-Pin": "4321"}
 
     def api(command: str, **payload):
-        out = requests.post(f"{url}/api/{command}", json=payload, headers=headers, timeout=30).json()
+        out = https.post(f"{url}/api/{command}", json=payload, headers=headers, timeout=30).json()
         assert out["ok"], out
         return out
 
@@ -87,12 +100,17 @@ def test_through_nginx_websocket_and_polling_clients_see_each_other(proxied):
         api("add_player", show=show, name=name)
     table = api("create_table", show=show, game="tricky_coin", players=["가", "나"])["table"]
     api("start", show=show, table=table)
-    links = requests.get(f"{url}/api/shows/{show}", headers=headers, timeout=30).json()["snapshot"]["links"]
-    assert requests.get(f"{url}/display/{show}", timeout=10).status_code == 200
-    assert requests.get(f"{url}/static/vendor/socket.io.min.js", timeout=10).status_code == 200
+    links = https.get(f"{url}/api/shows/{show}", headers=headers, timeout=30).json()["snapshot"]["links"]
+    assert https.get(f"{url}/display/{show}", timeout=10).status_code == 200
+    assert https.get(f"{url}/static/vendor/socket.io.min.js", timeout=10).status_code == 200
+    # The card's link becomes a Secure cookie (the server knows it is behind HTTPS).
+    entered = https.get(f"{url}/p/{links[1]['token']}", allow_redirects=False, timeout=10)
+    assert entered.status_code == 302 and "Secure" in entered.headers["Set-Cookie"]
+    plain = requests.get(f"http://127.0.0.1:{plain_port}/display/{show}", allow_redirects=False, timeout=10)
+    assert plain.status_code == 301 and plain.headers["Location"].startswith("https://")
 
-    phone = Client(url, "/seat", {"token": links[0]["token"]})  # WebSocket through nginx
-    projector = Client(url, "/public", {"show": show}, transports=("polling",))  # needs sticky sessions
+    phone = Client(url, "/seat", {"token": links[0]["token"]}, http_session=https)  # WebSocket
+    projector = Client(url, "/public", {"show": show}, transports=("polling",), http_session=https)  # sticky
     try:
         ack = phone.call("submit", {"table": table, "move": {"type": "put_coin", "coin": 10}, "sid": "n1"})
         assert ack["ok"], ack
@@ -103,3 +121,6 @@ def test_through_nginx_websocket_and_polling_clients_see_each_other(proxied):
         projector.close()
     log = (Path(str(servers[0].data_dir)) / f"server-{servers[0].port}.log").read_text()
     assert "Traceback" not in log
+    access = (base / "referee-access.log").read_text()
+    assert "/p/[token]" in access
+    assert all(link["token"] not in access for link in links), "a phone token in nginx's access log"

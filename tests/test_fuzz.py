@@ -12,16 +12,29 @@ from hypothesis import strategies as st
 
 from .live import PIN, Client, LiveServer
 
+# Text includes lone surrogates (not valid Unicode, but valid in JSON as "\ud800"): issue 9.11.
+SURROGATE = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF, categories=["Cs"])
+TEXT = st.text(max_size=30) | st.lists(st.characters() | SURROGATE, max_size=8).map("".join)
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-2**40, 2**40) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=30),
-    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner, max_size=5),
+    st.none() | st.booleans() | st.integers(-2**40, 2**40) | st.floats(allow_nan=False, allow_infinity=False) | TEXT,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(TEXT, inner, max_size=5),
     max_leaves=20,
 )
+
+
+def nested(depth: int, core: object) -> object:
+    for _ in range(depth):
+        core = [core]
+    return core
+
+
+# Values nested far deeper than any move (the server refuses beyond 24 levels).
+DEEP = st.builds(nested, st.integers(20, 200), JSON)
 FIELDS = ("show", "table", "seat", "player", "move", "sid", "reason", "name", "game", "players", "options", "action",
           "type", "coin", "token", "pin", "command", "args")
 # Payloads that look almost right: known field names with arbitrary values.
 NEAR = st.dictionaries(st.sampled_from(FIELDS), JSON, max_size=6)
-PAYLOAD = JSON | NEAR
+PAYLOAD = JSON | NEAR | DEEP | st.dictionaries(st.sampled_from(FIELDS), DEEP, min_size=1, max_size=2)
 COMMANDS = ("create_show", "add_player", "create_table", "start", "move", "void", "finish", "reissue", "set_current")
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
 

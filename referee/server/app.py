@@ -23,9 +23,11 @@ from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 from referee.kernel import RuleError, registry
 from referee.store.base import StoreError
 
-from .limits import Limits, RateLimiter, limited
+from .limits import Limit, Limits, RateLimiter
 from .service import Service, Staff, dealer_room, player_room, public_room
 from .shows import Shows, load_secret
+from .staff import SESSION_SECONDS, StaffSessions
+from .web import SessionInterface, SocketJSON, TrustedProxies, clean, parse_json
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +56,17 @@ class Settings:
     prefix: str = "ref:"
     extra_games: tuple[str, ...] = ()  # modules of a show's own games (REFEREE_EXTRA_GAMES)
     limits: Limits = field(default_factory=Limits)
-    proxied: bool = False  # behind nginx: take the client address from X-Forwarded-For
+    # Addresses of the reverse proxies (nginx) whose X-Forwarded-* headers are believed; from
+    # any other client those headers are dropped. Empty: not behind a proxy.
+    trusted_proxies: tuple[str, ...] = ()
+    # Pages on other origins that may open sockets (an OBS machine's page); same origin always.
+    allowed_origins: tuple[str, ...] = ()
+    # Runs a blocking CPU-bound call (PBKDF2) off the event loop: eventlet's thread pool.
+    offload: Callable[..., Any] | None = None
+    # Redis connections: the commands (phones, the dealer) and the audience each have their own
+    # bounded pool, so no flood of projector screens can take a phone's connection.
+    command_connections: int = 64
+    audience_connections: int = 32
 
 
 def _error(err: RuleError | StoreError) -> dict[str, Any]:
@@ -77,21 +89,40 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
                 static_url_path="/static")
     key = load_secret(settings.data_dir)
     app.secret_key = hmac.new(key, b"flask-session", hashlib.sha256).hexdigest()
-    app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict", JSON_AS_ASCII=False)
+    app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict", JSON_AS_ASCII=False,
+                      PERMANENT_SESSION_LIFETIME=SESSION_SECONDS, MAX_CONTENT_LENGTH=1 << 20)
     app.json.ensure_ascii = False
-    if settings.proxied:
-        from werkzeug.middleware.proxy_fix import ProxyFix
+    app.session_interface = SessionInterface()
 
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
+    def pool(size: int) -> redis.Redis:
+        # Blocking: at the limit a request waits for a connection instead of failing.
+        return redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+            settings.redis_url, max_connections=size, timeout=20, decode_responses=True))
 
-    client = redis.Redis.from_url(settings.redis_url, decode_responses=True)
-    shows = Shows(client, key, settings.prefix)
+    client = pool(settings.command_connections)
+    audience_client = pool(settings.audience_connections)
+    shows = Shows(client, key, settings.prefix, offload=settings.offload)
+    sessions = StaffSessions(client, settings.prefix)
 
-    options: dict[str, Any] = {"async_mode": settings.async_mode, "cors_allowed_origins": []}
+    def origin_allowed(origin: str | None, environ: dict[str, Any]) -> bool:
+        """Sockets from this server's own pages (and the configured extra origins) only; a
+        client that sends no Origin is no browser page of another site."""
+        if origin is None or origin in settings.allowed_origins:
+            return True
+        own = f"{environ.get('wsgi.url_scheme', 'http')}://{environ.get('HTTP_HOST', '')}"
+        if origin != own:
+            log.warning("socket refused: origin %r is not this server's (%r) nor an allowed one", origin, own)
+            return False
+        return True
+
+    options: dict[str, Any] = {"async_mode": settings.async_mode, "cors_allowed_origins": origin_allowed,
+                               "json": SocketJSON}
     if settings.message_queue:
         # An explicit manager: a message_queue URL other than redis:// would silently pick Kombu.
         options["client_manager"] = socketio_pkg.RedisManager(settings.redis_url, channel=QUEUE_CHANNEL)
     sio = SocketIO(app, **options)
+    # Outermost, so Socket.IO's requests (its origin check) see the corrected address too.
+    app.wsgi_app = TrustedProxies(app.wsgi_app, settings.trusted_proxies)
 
     def base_url() -> str:
         if settings.public_url:
@@ -106,7 +137,8 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
 
     service = Service(client, shows, publish, base_url, settings.prefix, registry(settings.extra_games),
                       defer=sio.start_background_task,
-                      disconnect=lambda namespace, sid: sio.server.disconnect(sid, namespace=namespace))
+                      disconnect=lambda namespace, sid: sio.server.disconnect(sid, namespace=namespace),
+                      audience=audience_client)
     app.extensions["referee"] = service
     limiter = RateLimiter(client, settings.prefix)
     limits = settings.limits
@@ -114,23 +146,29 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     def address() -> str:
         return request.remote_addr or "unknown"
 
-    def guarded_guess(kind: str, limit: Any, check: Callable[[], Any]) -> Any:
-        """Check a credential; wrong ones are counted per address, and a spent address is
-        refused even a right one until its window ends (guessing stays slow)."""
-        if limiter.blocked(kind, address(), limit):
-            raise limited(limit)
+    def guarded_guess(kind: str, limit: Limit, check: Callable[[], Any]) -> Any:
+        """Check a guessable credential (a PIN, a short code): the try is counted before the
+        check, and given back when it was right, so only failures use up the allowance and a
+        spent address is refused even a right one until its window ends."""
+        key = limiter.spend(kind, address(), limit)
         found = check()
-        if found is None:
-            limiter.count(kind, address(), limit)
+        if found is not None:
+            limiter.give_back(key)
         return found
+
+    def card(token: Any) -> Any:
+        """The link of a card's token. A token cannot be guessed, so a valid card is never
+        refused for other people's failures; a wrong one is counted, and once an address has
+        spent its allowance its wrong tries are refused as rate limited."""
+        link = shows.resolve(token)
+        if link is None:
+            limiter.spend("join", address(), limits.failed_join)
+        return link
 
     # -- staff authentication --------------------------------------------------------------
 
     def staff_from_session() -> Staff | None:
-        if session.get("staff_all"):
-            return Staff(all_shows=True)
-        allowed = session.get("staff_shows")
-        return Staff(shows=frozenset(allowed)) if allowed else None
+        return sessions.get(session.get("staff"))
 
     def staff_from_pin(pin: Any, show: Any) -> Staff | None:
         if not isinstance(pin, str):
@@ -182,7 +220,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         resp.headers.setdefault("X-Frame-Options", "DENY")
         resp.headers.setdefault(
             "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; style-src 'self'; "
+            "default-src 'self'; img-src 'self' data:; connect-src 'self'; style-src 'self'; "
             "script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
         )
         if request.path.startswith(("/p", "/join", "/console", "/api")):
@@ -211,16 +249,18 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
             show = request.form.get("show") or None
             if not csrf_ok(request.form.get("csrf")):
                 error = "auth/csrf"
-            elif limiter.blocked("login", address(), limits.failed_login):
-                error = "rate/limited"
             else:
-                staff = guarded_guess("login", limits.failed_login, lambda: staff_from_pin(request.form.get("pin"), show))
+                try:
+                    staff = guarded_guess("login", limits.failed_login,
+                                          lambda: staff_from_pin(request.form.get("pin"), show))
+                except RuleError as err:
+                    staff, error = None, err.code
                 if staff is None:
-                    error = "auth/bad_pin"
+                    error = error or "auth/bad_pin"
                 else:
+                    sessions.end(session.get("staff"))
                     session.clear()
-                    session["staff_all"] = staff.all_shows
-                    session["staff_shows"] = sorted(staff.shows)
+                    session["staff"] = sessions.open(staff)
                     wanted = show and shows.exists(show) and staff.may(show)
                     return redirect(f"/console/{show}" if wanted else "/console")
         status = 429 if error == "rate/limited" else 401 if error else 200
@@ -229,6 +269,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     @app.post("/console/logout")
     def logout() -> Response:
         if csrf_ok(request.form.get("csrf")):
+            sessions.end(session.get("staff"))
             session.clear()
         return redirect("/console/login")
 
@@ -252,13 +293,17 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     def phone_link(token: str) -> Response:
         """Swap the token in the QR for an HttpOnly cookie, then show a clean URL."""
         try:
-            link = guarded_guess("join", limits.failed_join, lambda: shows.resolve(token))
+            link = card(token)
         except RuleError:
             return Response(render_template("phone_refused.html", error="rate/limited"), status=429)
         if link is None:
             return Response(render_template("phone_refused.html", error="auth/bad_link"), status=403)
+        return seated(token)
+
+    def seated(token: str) -> Response:
         resp = redirect("/p")
-        resp.set_cookie(SEAT_COOKIE, token, httponly=True, samesite="Strict", max_age=7 * 24 * 3600)
+        resp.set_cookie(SEAT_COOKIE, token, httponly=True, samesite="Strict", max_age=7 * 24 * 3600,
+                        secure=request.is_secure)
         return resp
 
     @app.get("/p")
@@ -277,15 +322,13 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
             except RuleError:
                 return render_template("join.html", error="rate/limited"), 429
             if token is not None:
-                resp = redirect("/p")
-                resp.set_cookie(SEAT_COOKIE, token, httponly=True, samesite="Strict", max_age=7 * 24 * 3600)
-                return resp
+                return seated(token)
             error = "auth/bad_code"
         return render_template("join.html", error=error), 403 if error else 200
 
     @app.get("/display/<show>")
     def display(show: str) -> Any:
-        if not shows.exists(show):
+        if not service.show_exists(show):
             abort(404)
         return render_template("display.html", show=show, overlay=request.args.get("overlay") == "1")
 
@@ -330,9 +373,8 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
 
     @app.post("/api/<command>")
     def api_command(command: str) -> tuple[Response, int]:
-        payload = request.get_json(silent=True)
-
         def run() -> dict[str, Any]:
+            payload = parse_json(request.get_data(cache=False))
             if not isinstance(payload, dict):
                 raise RuleError("api/bad_payload", "요청 본문은 JSON 객체여야 합니다", "The request body must be a JSON object")
             return service.command(api_staff(payload), command, payload)
@@ -367,25 +409,39 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
 
     sockets: dict[str, tuple[str, Any]] = {}  # seat socket id -> (token, link), this process's only
 
+    def connect_auth(auth: Any) -> dict[str, Any]:
+        """A socket's auth object, well-formed (or the connection is refused with the reason)."""
+        try:
+            return clean(auth) if isinstance(auth, dict) else {}
+        except RuleError as err:
+            raise ConnectionRefusedError(err.to_json()) from None
+
     @sio.on("connect", namespace="/public")
     def public_connect(auth: Any = None) -> None:
-        show = (auth or {}).get("show") if isinstance(auth, dict) else None
-        show = show or request.args.get("show")
-        if not shows.exists(show):
+        show = connect_auth(auth).get("show") or request.args.get("show")
+        if not service.show_exists(show):
             raise ConnectionRefusedError({"code": "show/no_show", "ko": "없는 쇼입니다", "en": "No such show"})
         join_room(public_room(show))
-        sio.emit("view", service.public_snapshot(show), to=request.sid, namespace="/public")
+        sio.emit("view", service.audience_snapshot(show), to=request.sid, namespace="/public")
+
+    def unparsed(event: str, refusal: RuleError) -> dict[str, Any]:
+        """The answer to an event no handler takes: a packet that did not parse (SocketJSON
+        names it ``malformed``) gets that reason, anything else `refusal`."""
+        if event == "malformed":
+            refusal = RuleError("api/bad_payload", "요청을 읽을 수 없습니다 (너무 깊게 중첩됨)",
+                                "The request cannot be read (nested too deeply)")
+        return _error(refusal)
 
     @sio.on("*", namespace="/public")
     def public_any(event: str, *args: Any) -> dict[str, Any]:
-        return _error(RuleError("auth/read_only", "공개 화면은 명령을 보낼 수 없습니다", "The public screen sends no commands"))
+        return unparsed(event, RuleError("auth/read_only", "공개 화면은 명령을 보낼 수 없습니다",
+                                         "The public screen sends no commands"))
 
     @sio.on("connect", namespace="/seat")
     def seat_connect(auth: Any = None) -> None:
-        token = (auth or {}).get("token") if isinstance(auth, dict) else None
-        token = token or request.cookies.get(SEAT_COOKIE)
+        token = connect_auth(auth).get("token") or request.cookies.get(SEAT_COOKIE)
         try:
-            link = guarded_guess("join", limits.failed_join, lambda: shows.resolve(token))
+            link = card(token)
         except RuleError as err:
             raise ConnectionRefusedError(err.to_json()) from None
         if link is None:
@@ -414,7 +470,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         def run() -> dict[str, Any]:
             link = seat_link()
             limiter.spend("submit", f"{link.show}:{link.player}", limits.submit)
-            return service.seat_submit(link, payload)
+            return service.seat_submit(link, clean(payload))
 
         return _guard(run)
 
@@ -424,24 +480,28 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
 
     @sio.on("*", namespace="/seat")
     def seat_any(event: str, *args: Any) -> dict[str, Any]:
-        return _error(RuleError("auth/not_allowed", f"휴대폰에서 보낼 수 없는 명령입니다: {event}",
-                                f"Phones cannot send {event}", event=event))
+        return unparsed(event, RuleError("auth/not_allowed", f"휴대폰에서 보낼 수 없는 명령입니다: {event}",
+                                         f"Phones cannot send {event}", event=event))
 
-    dealers: dict[str, tuple[Staff, str]] = {}  # dealer socket id -> (staff, show), this process
+    # dealer socket id -> (staff, show, staff session id or None for a PIN), this process only
+    dealers: dict[str, tuple[Staff, str, str | None]] = {}
 
     @sio.on("connect", namespace="/dealer")
     def dealer_connect(auth: Any = None) -> None:
-        auth = auth if isinstance(auth, dict) else {}
+        auth = connect_auth(auth)
         show = auth.get("show") or request.args.get("show")
+        logged_in = auth.get("pin") is None
         try:
-            staff = staff_from_session() if auth.get("pin") is None else guarded_guess(
+            # A console (its session cookie) must also show the page's CSRF token: another
+            # site's page can make the browser send the cookie, never read the token.
+            staff = (staff_from_session() if csrf_ok(auth.get("csrf")) else None) if logged_in else guarded_guess(
                 "login", limits.failed_login, lambda: staff_from_pin(auth.get("pin"), show))
         except RuleError as err:
             raise ConnectionRefusedError(err.to_json()) from None
         if staff is None or not shows.exists(show) or not staff.may(show):
             raise ConnectionRefusedError({"code": "auth/staff_only", "ko": "스태프 로그인이 필요합니다",
                                           "en": "Staff login required"})
-        dealers[request.sid] = (staff, show)
+        dealers[request.sid] = (staff, show, session.get("staff") if logged_in else None)
         service.dealer_present(show, request.sid, True)
         join_room(dealer_room(show))
         sio.emit("show", service.dealer_snapshot(show), to=request.sid, namespace="/dealer")
@@ -452,16 +512,27 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         if gone is not None:
             service.dealer_present(gone[1], request.sid, False)
 
+    def dealer_staff() -> Staff:
+        """The socket's staff rights, checked again for every command: a console whose session
+        ended (logout, a new PIN) can do nothing more."""
+        staff, _show, staff_session = dealers.get(request.sid, (Staff(), None, None))
+        if staff_session is not None and sessions.get(staff_session) is None:
+            raise RuleError("auth/staff_only", "스태프 로그인이 끝났습니다. 다시 로그인하세요",
+                            "The staff login has ended; log in again")
+        return staff
+
     @sio.on("command", namespace="/dealer")
     def dealer_command(payload: Any = None) -> dict[str, Any]:
-        payload = payload if isinstance(payload, dict) else {}
-        staff = dealers.get(request.sid, (Staff(), None))[0]
-        return _guard(lambda: service.command(staff, payload.get("command"), payload.get("args")))
+        def run() -> dict[str, Any]:
+            given = clean(payload) if isinstance(payload, dict) else {}
+            return service.command(dealer_staff(), given.get("command"), given.get("args"))
+
+        return _guard(run)
 
     @sio.on("*", namespace="/dealer")
     def dealer_any(event: str, *args: Any) -> dict[str, Any]:
-        return _error(RuleError("api/unknown_event", f"알 수 없는 이벤트입니다: {event}", f"Unknown event: {event}",
-                                event=event))
+        return unparsed(event, RuleError("api/unknown_event", f"알 수 없는 이벤트입니다: {event}",
+                                         f"Unknown event: {event}", event=event))
 
     return app, sio
 

@@ -12,6 +12,7 @@ import secrets
 import signal
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 ASYNC_MODES = ("eventlet", "threading")
@@ -49,6 +50,19 @@ def limits_from_env() -> Any:
     )
 
 
+def listed(name: str) -> tuple[str, ...]:
+    """A comma-separated setting from the environment."""
+    return tuple(x.strip() for x in os.environ.get(name, "").split(",") if x.strip())
+
+
+def trusted_proxies() -> tuple[str, ...]:
+    """Behind nginx (``REFEREE_PROXIED=1``): the proxies whose X-Forwarded-* headers count,
+    ``REFEREE_TRUSTED_PROXIES`` (default the proxy on this machine)."""
+    if os.environ.get("REFEREE_PROXIED") != "1":
+        return ()
+    return listed("REFEREE_TRUSTED_PROXIES") or ("127.0.0.1", "::1")
+
+
 def lan_address() -> str:
     """The first non-loopback IPv4 address of this machine, for links printed on cards."""
     import psutil
@@ -72,11 +86,17 @@ def serve(opts: ServeOptions) -> int:
         import eventlet
 
         eventlet.monkey_patch()
+        from eventlet import tpool
+
+        offload = tpool.execute
+    else:
+        offload = None
 
     from referee.store import data_dir_from, redis_url
 
     from .app import Settings, create_app
     from .service import Staff
+    from .staff import StaffSessions
 
     data_dir = data_dir_from(opts.data_dir)
     host_for_links = lan_address() if opts.host in ("0.0.0.0", "") else opts.host
@@ -85,17 +105,25 @@ def serve(opts: ServeOptions) -> int:
         extra = tuple(m for m in os.environ.get("REFEREE_EXTRA_GAMES", "").split(",") if m.strip())
         app, sio = create_app(Settings(redis_url=url, data_dir=data_dir, async_mode=opts.async_mode,
                                        public_url=public_url, extra_games=extra, limits=limits_from_env(),
-                                       proxied=os.environ.get("REFEREE_PROXIED") == "1"))
+                                       trusted_proxies=trusted_proxies(), allowed_origins=listed("REFEREE_ORIGINS"),
+                                       offload=offload))
         service = app.extensions["referee"]
         pin = opts.pin or os.environ.get("REFEREE_PIN") or (DEMO_PIN if opts.demo else None)
-        if pin:
-            service.shows.set_staff_pin(pin)
-        elif not service.shows.has_staff_pin():
-            pin = f"{secrets.randbelow(10**6):06d}"
-            service.shows.set_staff_pin(pin)
+        made = None
+        if not pin and not service.shows.has_staff_pin():
+            # A PIN nobody chose: written for the operator to a file only they can read, never to
+            # the log (the demo, with its well-known PIN, is the only show that prints one).
+            pin = made = f"{secrets.randbelow(10**6):06d}"
+            pin_file = Path(data_dir) / "staff-pin.txt"
+            fd = os.open(pin_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as f:
+                f.write(pin + "\n")
+        if pin and service.shows.set_staff_pin(pin):
+            StaffSessions(service.r, service.prefix).end_all()  # a new PIN ends every staff login
         if opts.demo:
             make_demo(service, Staff(all_shows=True))
-        announce(service, public_url, pin, opts.demo)
+        announce(service, public_url, DEMO_PIN if opts.demo else None,
+                 Path(data_dir) / "staff-pin.txt" if made else None, opts.demo)
         gc.collect()
         gc.freeze()  # what start-up built lives for good: keep it out of full collections
         # SIGTERM (systemd, a test) ends the server through the `with`, so an embedded Redis
@@ -135,10 +163,14 @@ def make_demo(service: Any, staff: Any) -> None:
     service.command(staff, "create_table", {"show": DEMO_SHOW, "game": "tricky_coin", "players": list(DEMO_PLAYERS)})
 
 
-def announce(service: Any, public_url: str, pin: str | None, demo: bool) -> None:
+def announce(service: Any, public_url: str, demo_pin: str | None, pin_file: Path | None, demo: bool) -> None:
+    """What the operator needs at start-up. The staff PIN is printed for the demo only (its PIN
+    is well known); a PIN made up now is in a file only the operator can read."""
+    where = (f"staff PIN {demo_pin}" if demo_pin else f"staff PIN in {pin_file}" if pin_file
+             else "staff PIN as given or set before")
     lines = [
         f"referee is serving on {public_url}",
-        f"  console   {public_url}/console" + (f"   (staff PIN {pin})" if pin else "   (staff PIN as set before)"),
+        f"  console   {public_url}/console   ({where})",
     ]
     for show in service.shows.ids():
         lines.append(f"  projector {public_url}/display/{show}")

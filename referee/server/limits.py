@@ -1,9 +1,15 @@
 """Rate limits on Redis, shared by every server process of a show.
 
-Fixed windows: ``INCR`` a counter named by what is limited and the window, expire it with the
-window. Failed joins and logins are limited per client address (guessing a token, a code or a
-PIN is hopeless at 128 bits, and slow at 40 bits or a PIN); submissions per seat (no human
-taps faster; a runaway script does).
+Fixed windows: a counter named by what is limited and the window, expiring with the window.
+A try is counted *before* it is checked (``INCR`` first), so a burst of concurrent tries gets
+exactly as many checks as the limit allows, never more. What is counted:
+
+- failed joins (wrong tokens and codes) and failed logins (wrong PINs), per client address: a
+  try that turns out right is given back, so only failures use up the allowance. A card's
+  token (144 bits) cannot be guessed, so a valid card is never refused for other people's
+  failures behind the same address (a venue behind one NAT); a short code and a PIN can be, so
+  a spent address waits out its window even with the right one.
+- submissions per phone (no human taps faster; a runaway script does).
 """
 
 from __future__ import annotations
@@ -43,22 +49,20 @@ class RateLimiter:
     def _key(self, kind: str, who: str, limit: Limit) -> str:
         return f"{self.p}rate:{kind}:{who}:{int(time.time() // limit.seconds)}"
 
-    def blocked(self, kind: str, who: str, limit: Limit) -> bool:
-        """True when `who` has used up `limit` for `kind` in this window (counts nothing)."""
-        used = self.r.get(self._key(kind, who, limit))
-        return used is not None and int(used) >= limit.count
-
-    def count(self, kind: str, who: str, limit: Limit) -> int:
+    def spend(self, kind: str, who: str, limit: Limit) -> str:
+        """Count one try now; raise ``rate/limited`` when it is over the limit. Returns the
+        counter's key, for ``give_back``."""
         key = self._key(kind, who, limit)
         pipe = self.r.pipeline()
         pipe.incr(key)
         pipe.expire(key, limit.seconds + 1)
-        return int(pipe.execute()[0])
-
-    def spend(self, kind: str, who: str, limit: Limit) -> None:
-        """Count one use; raise ``rate/limited`` when this one is over the limit."""
-        if self.count(kind, who, limit) > limit.count:
+        if int(pipe.execute()[0]) > limit.count:
             raise limited(limit)
+        return key
+
+    def give_back(self, key: str) -> None:
+        """A try that succeeded does not use up the allowance."""
+        self.r.decr(key)
 
 
 def limited(limit: Limit) -> RuleError:

@@ -77,7 +77,8 @@ class Service:
     def __init__(self, client: redis.Redis, shows: Shows, publish: Publish, base_url: Callable[[], str],
                  prefix: str = "ref:", games: Mapping[str, Game] | None = None,
                  defer: Callable[[Callable[[], None]], Any] | None = None,
-                 disconnect: Callable[[str, str], None] | None = None) -> None:
+                 disconnect: Callable[[str, str], None] | None = None,
+                 audience: redis.Redis | None = None) -> None:
         # The fan-out runs after the command has been acknowledged (the server defers it to a
         # background task): the phone that moved hears "done" first, then every screen updates.
         self.defer = defer or (lambda task: task())
@@ -92,6 +93,12 @@ class Service:
         self.base_url = base_url
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
+        # The audience's own connections (see Settings): a flood of projector screens waits
+        # for these, never for the ones phones and the dealer use.
+        self.audience = audience or client
+        self._known_shows: set[str] = set()
+        self._public: dict[str, tuple[tuple[str | None, int], dict[str, Any]]] = {}  # show -> (key, payload)
+        self._public_locks: dict[str, threading.Lock] = {}
 
     # -- tables ------------------------------------------------------------------------------
 
@@ -276,8 +283,45 @@ class Service:
         moment = moment or Moment(self, show)
         current = moment.info["current"]
         view = moment.view(current, Audience.public()) if current else None
-        return {"show": {"id": show, "name": moment.info["name"]}, "table": view,
-                "version": view["version"] if view else 0}
+        payload = {"show": {"id": show, "name": moment.info["name"]}, "table": view,
+                   "version": view["version"] if view else 0}
+        self._public[show] = ((current, moment.version_of(current)), payload)
+        return payload
+
+    # -- the audience: many screens, few Redis trips ---------------------------------------------
+
+    def show_exists(self, show: Any) -> bool:
+        """Shows are never deleted, so a show seen once needs no Redis trip again."""
+        if show in self._known_shows:
+            return True
+        if self.shows.exists(show, self.audience):
+            self._known_shows.add(show)
+            return True
+        return False
+
+    def _public_key(self, show: str, current: str | None) -> tuple[str | None, int]:
+        """What the public snapshot depends on, now: the current table and its log's length
+        (one round trip on the audience's connections)."""
+        pipe = self.audience.pipeline(transaction=False)
+        pipe.hget(f"{self.prefix}show:{show}", "current")
+        pipe.llen(self.store.log_key(current or ""))
+        now, length = pipe.execute()
+        return (now or None, int(length) if now == current else -1)
+
+    def audience_snapshot(self, show: str) -> dict[str, Any]:
+        """The public snapshot for a screen that connects. Screens of one process share it while
+        the current table has not moved, and however many connect at once (a Wi-Fi blip brings
+        hundreds back together), it is computed once."""
+        cached = self._public.get(show)
+        if cached is not None and self._public_key(show, cached[0][0]) == cached[0]:
+            return cached[1]
+        with self._lock:
+            lock = self._public_locks.setdefault(show, threading.Lock())
+        with lock:
+            cached = self._public.get(show)
+            if cached is not None and self._public_key(show, cached[0][0]) == cached[0]:
+                return cached[1]
+            return self.public_snapshot(show)
 
     def seat_snapshot(self, link: PlayerLink, moment: Moment | None = None) -> dict[str, Any]:
         moment = moment or Moment(self, link.show)
@@ -359,11 +403,17 @@ class Moment:
         self.info = service.shows.info(show)
         self._folded: dict[str, Any] = {}
 
+    def folded(self, table_id: str) -> Any:
+        if table_id not in self._folded:
+            self._folded[table_id] = self.service.table(table_id).load()
+        return self._folded[table_id]
+
     def view(self, table_id: str, audience: Audience) -> dict[str, Any]:
         table = self.service.table(table_id)
-        if table_id not in self._folded:
-            self._folded[table_id] = table.load()
-        return audience_view(table.game, table.header, self._folded[table_id], audience)
+        return audience_view(table.game, table.header, self.folded(table_id), audience)
+
+    def version_of(self, table_id: str | None) -> int:
+        return self.folded(table_id).version if table_id else 0
 
     def seat_of(self, player: int) -> tuple[Table, int] | None:
         """The player's table (the latest of the show that seats them) and seat there."""

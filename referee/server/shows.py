@@ -24,6 +24,8 @@ import os
 import re
 import secrets
 import time
+import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +36,15 @@ from referee.kernel import RuleError, require
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed on a phone
 SHOW_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+# Characters no name needs and an attacker uses: controls (NUL...), format characters (zero
+# width, bidi overrides and isolates), surrogates, private use and unassigned code points.
+NAME_FORBIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+
+# KEYS: roster. ARGV: name. Appends the name unless it is on the roster: -1, else the new length.
+_ADD_PLAYER = """
+if redis.call('LPOS', KEYS[1], ARGV[1]) then return -1 end
+return redis.call('RPUSH', KEYS[1], ARGV[1])
+"""
 
 
 def sha(text: str) -> str:
@@ -49,6 +60,20 @@ def hash_pin(pin: str, salt: str | None = None) -> str:
 def pin_matches(pin: str, stored: str) -> bool:
     salt, _, _ = stored.partition("$")
     return hmac.compare_digest(hash_pin(pin, salt), stored)
+
+
+def player_name(name: Any) -> str:
+    """A player's name as the roster keeps it: NFC, spaces trimmed and single, checked."""
+    require(isinstance(name, str), "show/bad_player_name", f"선수 이름은 글자여야 합니다: {name!r}",
+            f"A player name must be text: {name!r}", name=name)
+    name = " ".join(unicodedata.normalize("NFC", name).split())
+    bad = next((ch for ch in name if unicodedata.category(ch) in NAME_FORBIDDEN), None)
+    require(bad is None, "show/bad_player_name",
+            f"이름에 쓸 수 없는 글자가 있습니다: U+{ord(bad or ' '):04X}",
+            f"The name holds a character that cannot be used: U+{ord(bad or ' '):04X}", name=name)
+    require(0 < len(name) <= 40, "show/bad_player_name", f"선수 이름은 1-40자입니다: {name!r}",
+            f"A player name is 1-40 characters: {name!r}", name=name)
+    return name
 
 
 def normalise_code(code: str) -> str:
@@ -93,19 +118,24 @@ def load_secret(data_dir: str | os.PathLike[str]) -> bytes:
 
 
 class Shows:
-    def __init__(self, client: redis.Redis, key: bytes, prefix: str = "ref:") -> None:
+    def __init__(self, client: redis.Redis, key: bytes, prefix: str = "ref:",
+                 offload: Callable[..., Any] | None = None) -> None:
         self.r = client
         self.key = key
         self.p = prefix
+        # Runs PBKDF2 off the event loop (a thread of the server's pool), so a burst of PIN
+        # checks does not stall every socket of the process.
+        self.offload = offload or (lambda fn, *args: fn(*args))
         self._verified: dict[str, str] = {}  # stored PIN hash -> the PIN that matched it
+        self._add_player = client.register_script(_ADD_PLAYER)
 
     def _pin_matches(self, pin: str, stored: str) -> bool:
-        """PBKDF2 takes tens of milliseconds, which would stall every socket of the process on
-        each staff request: a PIN that matched once is remembered for its stored hash."""
+        """A PIN that matched once is remembered for its stored hash (PBKDF2 takes tens of
+        milliseconds); other tries run PBKDF2 off the event loop."""
         known = self._verified.get(stored)
         if known is not None:
             return hmac.compare_digest(known.encode(), pin.encode())
-        if pin_matches(pin, stored):
+        if self.offload(pin_matches, pin, stored):
             self._verified[stored] = pin
             return True
         return False
@@ -121,9 +151,14 @@ class Shows:
 
     # -- the server-wide staff PIN -----------------------------------------------------------------
 
-    def set_staff_pin(self, pin: str) -> None:
+    def set_staff_pin(self, pin: str) -> bool:
+        """Set the server's staff PIN; True when it changed (then every staff session ends)."""
         require(_pin_ok(pin), "show/bad_pin", "PIN은 4-32자의 숫자나 글자입니다", "A PIN is 4-32 digits or letters")
+        stored = self.r.get(f"{self.p}staffpin")
+        if stored and pin_matches(pin, stored):
+            return False
         self.r.set(f"{self.p}staffpin", hash_pin(pin))
+        return True
 
     def has_staff_pin(self) -> bool:
         return bool(self.r.exists(f"{self.p}staffpin"))
@@ -150,8 +185,9 @@ class Shows:
         self.r.hset(f"{self.p}show:{show}", mapping=fields)
         self.r.sadd(f"{self.p}shows", show)
 
-    def exists(self, show: str) -> bool:
-        return isinstance(show, str) and bool(SHOW_ID.match(show)) and bool(self.r.exists(f"{self.p}show:{show}"))
+    def exists(self, show: Any, client: redis.Redis | None = None) -> bool:
+        return isinstance(show, str) and bool(SHOW_ID.match(show)) and bool(
+            (client or self.r).exists(f"{self.p}show:{show}"))
 
     def require(self, show: Any) -> None:
         require(self.exists(show), "show/no_show", f"없는 쇼입니다: {show!r}", f"No such show: {show!r}", show=show)
@@ -192,15 +228,14 @@ class Shows:
         return self.r.lrange(f"{self.p}show:{show}:roster", 0, -1)
 
     def add_player(self, show: str, name: Any) -> int:
+        """Add a player; one name once, however many requests race (one atomic step)."""
         self.require(show)
-        require(isinstance(name, str) and 0 < len(name.strip()) <= 40, "show/bad_player_name",
-                f"선수 이름은 1-40자입니다: {name!r}", f"A player name is 1-40 characters: {name!r}", name=name)
-        name = name.strip()
-        require(name not in self.roster(show), "show/duplicate_player", f"이미 있는 선수입니다: {name}",
+        name = player_name(name)
+        length = int(self._add_player(keys=[f"{self.p}show:{show}:roster"], args=[name]))
+        require(length > 0, "show/duplicate_player", f"이미 있는 선수입니다: {name}",
                 f"Player already on the roster: {name}", name=name)
-        index = self.r.rpush(f"{self.p}show:{show}:roster", name) - 1
-        self.issue(show, index)
-        return index
+        self.issue(show, length - 1)
+        return length - 1
 
     def tables(self, show: str) -> list[str]:
         return self.r.lrange(f"{self.p}show:{show}:tables", 0, -1)

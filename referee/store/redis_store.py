@@ -47,6 +47,10 @@ class RedisStore:
     def _key(self, table: str, part: str) -> str:
         return f"{self.prefix}t:{table}:{part}"
 
+    def log_key(self, table: str) -> str:
+        """The Redis list of a table's entries (its length is the table's version)."""
+        return self._key(table, "log")
+
     def create(self, table: str, header: dict[str, Any]) -> None:
         if not self.client.set(self._key(table, "h"), encode(header), nx=True):
             raise table_exists(table)

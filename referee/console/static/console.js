@@ -230,24 +230,36 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     live = Live.connect("/dealer", {
-      auth: { show: showId },
+      auth: { show: showId, csrf: root.dataset.csrf },
       events: ["show"],
       versionOf: function (p) { return p.tables.reduce(function (n, t) { return n + t.view.version; }, 0) + p.show.roster.length; },
       onSnapshot: function (payload) { snapshot = payload; render(); },
       onRefused: showError,
     });
-    $("add-player").addEventListener("submit", function (event) {
-      event.preventDefault();
-      const input = event.target.elements.name;
-      command("add_player", { name: input.value }).then(function (ack) { if (ack.ok) input.value = ""; });
+    // A form sends once until the server answers: a double Enter or a double tap does not
+    // add a player twice.
+    function once(form, send) {
+      form.addEventListener("submit", function (event) {
+        event.preventDefault();
+        if (form.dataset.busy) return;
+        form.dataset.busy = "1";
+        form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = true; });
+        send(form).then(function () {
+          delete form.dataset.busy;
+          form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = false; });
+        });
+      });
+    }
+    once($("add-player"), function (form) {
+      const input = form.elements.name;
+      return command("add_player", { name: input.value }).then(function (ack) { if (ack.ok) input.value = ""; });
     });
-    $("new-table").addEventListener("submit", function (event) {
-      event.preventDefault();
+    once($("new-table"), function (form) {
       const options = {};
-      event.target.querySelectorAll("[name^='option:']").forEach(function (s) {
+      form.querySelectorAll("[name^='option:']").forEach(function (s) {
         options[s.name.slice(7)] = s.dataset.free ? s.value : JSON.parse(s.value);
       });
-      command("create_table", { game: $("game-select").value, players: seatOrder.slice(), options: options })
+      return command("create_table", { game: $("game-select").value, players: seatOrder.slice(), options: options })
         .then(function (ack) { if (ack.ok) { seatOrder.length = 0; selected = ack.table; render(); } });
     });
     I18N.onChange(function () { if (snapshot) render(); });

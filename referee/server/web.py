@@ -1,0 +1,132 @@
+"""The edge of the server: who the client is behind a proxy, cookies over HTTPS, and input that
+is not even well-formed (a lone surrogate, JSON nested without end).
+
+- Forwarded headers (``X-Forwarded-For``, ``-Proto``, ``-Host``) are believed only when the
+  request comes from a configured proxy; from anyone else they are removed, so a client that
+  reaches the process directly cannot pick its own address (and rate-limit bucket) or origin.
+- Cookies carry ``Secure`` when the request came over HTTPS (directly or via a trusted proxy).
+- ``clean`` refuses, with a clear error, any payload too deep or holding text that is not
+  valid Unicode, before anything else sees it.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import socket
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from flask import request
+from flask.sessions import SecureCookieSessionInterface
+
+from referee.kernel import RuleError
+
+MAX_DEPTH = 24  # far deeper than any move; far shallower than Python's recursion limit
+FORWARDED = ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST", "HTTP_FORWARDED")
+
+
+def networks(entries: Iterable[str]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """Proxies given as addresses, networks (``172.16.0.0/12``) or host names (resolved now)."""
+    out = []
+    for entry in entries:
+        try:
+            out.append(ipaddress.ip_network(entry, strict=False))
+        except ValueError:
+            for info in socket.getaddrinfo(entry, None):
+                out.append(ipaddress.ip_network(info[4][0]))
+    return tuple(out)
+
+
+class TrustedProxies:
+    """WSGI middleware: forwarded headers from `trusted` proxies only."""
+
+    def __init__(self, app: Callable[..., Any], trusted: Iterable[str]) -> None:
+        self.app = app
+        self.trusted = networks(trusted)
+
+    def _trusted(self, address: str | None) -> bool:
+        try:
+            ip = ipaddress.ip_address(address or "")
+        except ValueError:
+            return False
+        return any(ip in net for net in self.trusted)
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        if self._trusted(environ.get("REMOTE_ADDR")):
+            hops = [h.strip() for h in environ.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
+            # The nearest hop that is not one of our proxies is the client (the farther ones
+            # are whatever the client chose to send).
+            client = next((h for h in reversed(hops) if not self._trusted(h)), None)
+            if client:
+                environ["REMOTE_ADDR"] = client
+            proto = environ.get("HTTP_X_FORWARDED_PROTO", "").split(",")[0].strip()
+            if proto in ("http", "https"):
+                environ["wsgi.url_scheme"] = proto
+            host = environ.get("HTTP_X_FORWARDED_HOST", "").split(",")[0].strip()
+            if host:
+                environ["HTTP_HOST"] = host
+        else:
+            for name in FORWARDED:
+                environ.pop(name, None)
+        return self.app(environ, start_response)
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed cookie session, marked Secure whenever the request came over HTTPS."""
+
+    def get_cookie_secure(self, app: Any) -> bool:
+        return request.is_secure
+
+
+def malformed(ko: str, en: str, code: str = "api/bad_payload") -> RuleError:
+    return RuleError(code, ko, en)
+
+
+def clean(value: Any, depth: int = 0) -> Any:
+    """`value` unchanged if it is well-formed; a clear error if it is nested too deep or holds
+    a string that is not valid Unicode (it could never be stored or shown)."""
+    if depth > MAX_DEPTH:
+        raise malformed(f"요청이 너무 깊게 중첩되어 있습니다 (최대 {MAX_DEPTH}단계)",
+                        f"The request is nested too deeply (at most {MAX_DEPTH} levels)", "api/too_deep")
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            bad = f"U+{ord(value[exc.start]):04X}"
+            raise RuleError("api/bad_text", f"글자가 아닌 값이 들어 있습니다: {bad}",
+                            f"The text holds an invalid character: {bad}", character=bad) from None
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            clean(key, depth + 1)
+            clean(item, depth + 1)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            clean(item, depth + 1)
+    return value
+
+
+def parse_json(raw: bytes) -> Any:
+    """The JSON body of a request, cleaned; None when it is not JSON at all."""
+    try:
+        value = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    return clean(value)
+
+
+class SocketJSON:
+    """The JSON codec of Socket.IO packets: a packet that does not parse (nested without end)
+    becomes an event named ``malformed``, which every namespace answers with a clear error,
+    instead of an exception in the server's packet handler."""
+
+    @staticmethod
+    def dumps(*args: Any, **kwargs: Any) -> str:
+        return json.dumps(*args, **kwargs)
+
+    @staticmethod
+    def loads(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return json.loads(*args, **kwargs)
+        except RecursionError:
+            return ["malformed"]
