@@ -66,7 +66,7 @@ http {{
     url = f"https://127.0.0.1:{port}"
     for _ in range(100):
         try:
-            if requests.get(url + "/healthz", timeout=1, verify=False).ok:
+            if requests.get(url + "/healthz", timeout=1, verify=str(tls / "ca.crt")).ok:
                 break
         except requests.RequestException:
             time.sleep(0.1)

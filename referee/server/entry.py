@@ -128,12 +128,27 @@ def serve(opts: ServeOptions) -> int:
         gc.freeze()  # what start-up built lives for good: keep it out of full collections
         # SIGTERM (systemd, a test) ends the server through the `with`, so an embedded Redis
         # that this process started is shut down cleanly too.
-        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        signal.signal(signal.SIGTERM, stopper(opts.async_mode))
         if opts.async_mode == "eventlet":
             run_eventlet(app, opts)
         else:
             sio.run(app, host=opts.host, port=opts.port, log_output=False, allow_unsafe_werkzeug=True)
     return 0
+
+
+def stopper(async_mode: str) -> Any:
+    """A SIGTERM handler that ends the server from its main loop.
+
+    Under eventlet the handler runs in whichever green thread happens to be current (a socket's
+    disconnect handler, say): raising SystemExit there would only end that green thread, with a
+    trace in the log. The exit is thrown into the main green thread instead, from the hub."""
+    if async_mode != "eventlet":
+        return lambda *_: sys.exit(0)
+    import greenlet
+    from eventlet import hubs
+
+    main = greenlet.getcurrent()
+    return lambda *_: hubs.get_hub().schedule_call_global(0, main.throw, SystemExit(0))
 
 
 def run_eventlet(app: Any, opts: ServeOptions) -> None:
