@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from referee.kernel import Actor, Audience, RuleError, get_game, registry, seat_names
+from referee.kernel import Actor, Audience, RuleError, Turn, get_game, registry, seat_names
 from referee.kernel.bots import pick
 from referee.store import open_store
 from referee.store.base import StoreError
@@ -28,6 +28,26 @@ def dumps(obj: Any) -> str:
 def printable(view: dict[str, Any]) -> dict[str, Any]:
     """A view without what differs between two runs of the same match (the table id)."""
     return {k: v for k, v in view.items() if k not in ("table",)}
+
+
+class BotsStuck(Exception):
+    pass
+
+
+def bot_step(table: Table, rnd: random.Random, prefer: Any = None) -> None:
+    """One random legal move on `table` (one of `prefer`'s decisions when it offers any)."""
+    turn = table.game.turn(table.load().state)
+    for _ in range(BOT_TRIES):
+        chosen = pick(prefer(turn) if prefer else turn, rnd) or pick(turn, rnd)
+        if chosen is None:
+            raise BotsStuck(f"no decision pending and no result in {table.id}")
+        actor, move = chosen
+        try:
+            table.submit(actor, move, sid=uuid.uuid4().hex)
+            return
+        except RuleError:
+            continue  # a random pick may break a rule the options do not capture
+    raise BotsStuck(f"bots found no legal move in {table.id}")
 
 
 def play(args: argparse.Namespace) -> int:
@@ -50,20 +70,59 @@ def play(args: argparse.Namespace) -> int:
             if result is not None:
                 print(dumps(result))
                 return 0
-            for _ in range(BOT_TRIES):
-                chosen = pick(game.turn(table.load().state), rnd)
-                if chosen is None:
-                    print(f"no decision pending and no result in {table_id}", file=sys.stderr)
-                    return 1
-                actor, move = chosen
-                try:
-                    table.submit(actor, move, sid=uuid.uuid4().hex)
-                    break
-                except RuleError:
-                    continue  # a random pick may break a rule the options do not capture
-            else:
-                print(f"bots found no legal move in {table_id}", file=sys.stderr)
+            try:
+                bot_step(table, rnd)
+            except BotsStuck as stuck:
+                print(stuck, file=sys.stderr)
                 return 1
+
+
+def play_program(args: argparse.Namespace) -> int:
+    """A whole evening with bots: the dealer opens each match as the program seats it, bots play
+    it, the dealer confirms its result; each confirmed stage prints its public result as one
+    JSON line, and the evening's standings come last."""
+    from referee.table.programs import ProgramRunner
+
+    games = registry(programs=True)
+    program_game = get_game(args.program, games)
+    names = list(seat_names(args.seats or program_game.usual_seats))
+    rnd = random.Random(f"bot:{args.seed}")
+    with open_store(args.data_dir) as store:
+        program = Table.create(store, f"play-{program_game.id}-{args.seed}-{uuid.uuid4().hex[:8]}", program_game.id,
+                               names, options=dict(args.option or ()), seed=args.seed, games=games)
+        print(f"program {program.id}", file=sys.stderr)
+        program.start(Actor.dealer())
+        runner = ProgramRunner(store, games)
+        printed: set[str] = set()
+        # The dealer takes the program's decisions as a show would: confirm what is over, open
+        # what is ready with the computed seating; players and ties by bots.
+        wanted = ("confirm_result", "open_stage")
+        try:
+            while (final := program.result()) is None:
+                state = program.load().state
+                tables = runner.stage_tables(program)
+                over = [k for k, t in tables.items() if state.stage(k).status == "open" and Table(store, t, games).result()]
+                running = [t for k, t in tables.items() if state.stage(k).status == "open"
+                           and Table(store, t, games).result() is None]
+                if over:
+                    program.submit(Actor.dealer(), runner.complete(program, {"type": "confirm_result", "stage": over[0]}))
+                elif running:
+                    bot_step(Table(store, running[0], games), rnd)
+                else:
+                    bot_step(program, rnd, prefer=lambda turn: Turn(turn.phase, tuple(
+                        d for d in turn.decisions if d.move in wanted or not d.move.startswith("seat_stage:"))))
+                for table_id in runner.sync(program).created:
+                    Table(store, table_id, games).start(Actor.dealer())
+                for stage in program.load().state.stages:
+                    if stage.status == "confirmed" and stage.key not in printed:
+                        printed.add(stage.key)
+                        print(dumps({"stage": stage.key, "game": stage.game, "players": list(stage.players),
+                                     "result": Table(store, tables[stage.key], games).result()}))
+        except BotsStuck as stuck:
+            print(stuck, file=sys.stderr)
+            return 1
+        print(dumps(final))
+        return 0
 
 
 def export(args: argparse.Namespace) -> int:
@@ -110,6 +169,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", nargs=2, action="append", metavar=("NAME", "VALUE"), help="a table option")
     data_dir(p)
     p.set_defaults(run=play)
+
+    p = sub.add_parser("play-program", help="play a whole show program (an evening of matches) with bots")
+    p.add_argument("program", choices=sorted(g.id for g in registry(programs=True).values() if g.program))
+    p.add_argument("--bots", action="store_true", required=True, help="every player is a bot")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seats", type=int, help="number of players (default: the program's usual number)")
+    p.add_argument("--option", nargs=2, action="append", metavar=("NAME", "VALUE"), help="a program option")
+    data_dir(p)
+    p.set_defaults(run=play_program)
 
     p = sub.add_parser("export", help="write a table's log as JSON lines")
     p.add_argument("table")

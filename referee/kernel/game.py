@@ -56,6 +56,9 @@ class Game:
     # ({"type": ..., **fields}; secret fields are absent for audiences that may not see them),
     # with seats named "5번 김민준" / "5 Kim Minjun" (counted from 1). None: a generic line.
     describe: Callable[[dict[str, Any], tuple[str, ...]], T | None] | None = None
+    # A show program (referee/programs): its seats are the show's players and its stages are
+    # tables of their own. Listed apart from the games.
+    program: bool = False
 
     @property
     def usual_seats(self) -> int:
@@ -101,12 +104,19 @@ def seat_names(count: int) -> tuple[str, ...]:
     return tuple(f"Seat {i + 1}" for i in range(count))
 
 
-def registry(extra: tuple[str, ...] = ()) -> dict[str, Game]:
+def registry(extra: tuple[str, ...] = (), programs: bool = False) -> dict[str, Game]:
     """Every game under ``referee.games``, by id (its module name), plus the games of the
-    modules named in `extra` (a show's own game, loaded by module path)."""
+    modules named in `extra` (a show's own game, loaded by module path); with `programs`, the
+    show programs under ``referee.programs`` too (their modules expose ``GAME`` as well)."""
     from referee import games
 
-    names = [f"{games.__name__}.{info.name}" for info in pkgutil.iter_modules(games.__path__)] + list(extra)
+    packages = [games]
+    if programs:
+        from referee import programs as program_package
+
+        packages.append(program_package)
+    names = [f"{package.__name__}.{info.name}" for package in packages
+             for info in pkgutil.iter_modules(package.__path__)] + list(extra)
     found: dict[str, Game] = {}
     for name in names:
         game = getattr(importlib.import_module(name), "GAME", None)
@@ -116,7 +126,7 @@ def registry(extra: tuple[str, ...] = ()) -> dict[str, Game]:
 
 
 def get_game(game_id: str, games: Mapping[str, Game] | None = None) -> Game:
-    games = registry() if games is None else games
+    games = registry(programs=True) if games is None else games
     if game_id not in games:
         raise RuleError(
             "table/unknown_game",

@@ -475,8 +475,13 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         return _guard(run)
 
     @sio.on("sync", namespace="/seat")
-    def seat_sync(*args: Any) -> dict[str, Any]:
-        return _guard(lambda: {"snapshot": service.seat_snapshot(seat_link())})
+    def seat_sync(payload: Any = None) -> dict[str, Any]:
+        """A fresh snapshot; ``{"table": id}`` asks for that table of the player's (a switch)."""
+        def run() -> dict[str, Any]:
+            wanted = clean(payload).get("table") if isinstance(payload, dict) else None
+            return {"snapshot": service.seat_snapshot(seat_link(), table_id=wanted)}
+
+        return _guard(run)
 
     @sio.on("*", namespace="/seat")
     def seat_any(event: str, *args: Any) -> dict[str, Any]:

@@ -19,6 +19,8 @@ def seat_cards_pdf(service: Service, show: str) -> bytes:
     seats: dict[str, str] = {}
     for table_id in info["tables"]:  # the latest table that seats a player names the seat
         table = service.table(table_id)
+        if table.game.program:
+            continue  # a program seats everyone: the matches name the seats
         for seat, name in enumerate(table.seats):
             seats[name] = f"{seat + 1}번 자리 · {table.game.title.ko} / Seat {seat + 1} · {table.game.title.en}"
     cards = tuple(

@@ -25,6 +25,7 @@ import redis
 from referee.kernel import Actor, Audience, Game, RuleError, get_game, registry, require
 from referee.store import RedisStore
 from referee.table import Table, audience_view
+from referee.table.programs import ProgramRunner
 
 from .shows import PlayerLink, Shows
 
@@ -82,7 +83,8 @@ class Service:
         # The fan-out runs after the command has been acknowledged (the server defers it to a
         # background task): the phone that moved hears "done" first, then every screen updates.
         self.defer = defer or (lambda task: task())
-        self.games = dict(games) if games is not None else registry()
+        # Games and show programs: both are run as tables (a program's stages are tables too).
+        self.games = dict(games) if games is not None else registry(programs=True)
         self.r = client
         self.prefix = prefix
         self.shows = shows
@@ -99,6 +101,7 @@ class Service:
         self._known_shows: set[str] = set()
         self._public: dict[str, tuple[tuple[str | None, int], dict[str, Any]]] = {}  # show -> (key, payload)
         self._public_locks: dict[str, threading.Lock] = {}
+        self.programs = ProgramRunner(self.store, self.games, self.table)
 
     # -- tables ------------------------------------------------------------------------------
 
@@ -149,6 +152,8 @@ class Service:
     def create_table(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         show = self._show(staff, payload)
         game = get_game(_field(payload, "game", str), self.games)
+        require(not game.program, "show/use_create_program", f"프로그램은 create_program으로 만듭니다: {game.id}",
+                f"Make a program with create_program: {game.id}", game=game.id)
         players = _field(payload, "players", list)
         roster = self.shows.roster(show)
         for name in players:
@@ -166,6 +171,25 @@ class Service:
         self.changed(show, table_id, everyone=True)
         return {"table": table_id}
 
+    def create_program(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
+        """Run the show as a program (Tricky Survival, a Genius episode) with its whole roster: the
+        program's table starts at once and opens the first match when the dealer says so."""
+        show = self._show(staff, payload)
+        program = get_game(_field(payload, "program", str), self.games)
+        require(program.program, "show/not_a_program", f"프로그램이 아닙니다: {program.id}",
+                f"Not a program: {program.id}", program=program.id)
+        require(self.shows.info(show)["program"] is None, "show/has_program", "이 쇼에는 이미 프로그램이 있습니다",
+                "This show already has a program", show=show)
+        table_id = f"{show}-program"
+        table = Table.create(self.store, table_id, program.id, self.shows.roster(show),
+                             _field(payload, "options", dict, optional=True) or {},
+                             _field(payload, "seed", int, optional=True), self.games)
+        self.shows.set_program(show, table_id)
+        self.shows.add_table(show, table_id)
+        table.start(Actor.dealer())
+        self.changed(show, table_id, everyone=True)
+        return {"table": table_id}
+
     def start(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         show, table = self._table_of(staff, payload)
         ack = table.start(Actor.dealer())
@@ -177,15 +201,58 @@ class Service:
         show, table = self._table_of(staff, payload)
         seat = _field(payload, "seat", int, optional=True)
         actor = Actor.dealer() if seat is None else Actor.on_behalf(seat)
-        ack = table.submit(actor, payload.get("move"), _field(payload, "sid", str, optional=True))
-        self.changed(show, table.id)
+        move = self.programs.complete(table, payload.get("move")) if table.game.program else payload.get("move")
+        ack = table.submit(actor, move, _field(payload, "sid", str, optional=True))
+        self._after(show, table)
         return {"ack": ack.to_json()}
 
     def void(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         show, table = self._table_of(staff, payload)
+        self._void_guard(show, table)
         ack = table.void(Actor.dealer(), payload.get("reason"), _field(payload, "action", int, optional=True))
-        self.changed(show, table.id)
+        self._after(show, table)
         return {"ack": ack.to_json()}
+
+    def _void_guard(self, show: str, table: Table) -> None:
+        """A program and its stages stay consistent under corrections: a stage whose match has
+        started cannot be taken back by the program (void in the match first), and a match the
+        program has confirmed cannot be reopened from the match (void the confirmation)."""
+        folded = table.load()
+        if not folded.live_actions:
+            return
+        last = [e["event"]["type"] for e in table.store.entries(table.id, after=folded.live_actions[-1] - 1)
+                if e["action"] == folded.live_actions[-1]]
+        if table.game.program and "StageOpened" in last:
+            stage = folded.state.stages[-1]
+            started = self.table(self.programs.stage_tables(table)[stage.key]).load().started
+            require(not started, "program/stage_started",
+                    "이 경기는 이미 시작했습니다: 경기 테이블의 시작부터 먼저 무효로 하세요",
+                    "That match has started: void its table's start first", stage=stage.key)
+        program = self.shows.info(show)["program"]
+        if program and not table.game.program and "table.finished" in last:
+            stages = self.programs.stage_tables(self.table(program))
+            require(table.id not in stages.values() or not self._confirmed(program, table.id),
+                    "program/result_confirmed", "프로그램이 이 경기 결과를 확정했습니다: 프로그램에서 확정을 무효로 하세요",
+                    "The program confirmed this match's result: void the confirmation in the program", table=table.id)
+
+    def _confirmed(self, program: str, table_id: str) -> bool:
+        tables = self.programs.stage_tables(self.table(program))
+        key = next(k for k, t in tables.items() if t == table_id)
+        return self.table(program).load().state.confirmed(key) is not None
+
+    def _after(self, show: str, table: Table) -> None:
+        """After a command on `table`: a program's stage tables follow its log; screens update."""
+        if not table.game.program:
+            self.changed(show, table.id)
+            return
+        synced = self.programs.sync(table)
+        known = set(self.shows.tables(show))
+        for table_id in self.programs.stage_tables(table).values():
+            if table_id not in known:
+                self.shows.add_table(show, table_id)
+        for table_id in synced.created + synced.finished:
+            self.changed(show, table_id, everyone=True)
+        self.changed(show, table.id, everyone=True)
 
     def finish(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         show, table = self._table_of(staff, payload)
@@ -223,6 +290,7 @@ class Service:
         "create_show": create_show,
         "add_player": add_player,
         "create_table": create_table,
+        "create_program": create_program,
         "start": start,
         "move": move,
         "void": void,
@@ -251,16 +319,15 @@ class Service:
         require(isinstance(payload, dict), "api/bad_payload", "제출 내용은 JSON 객체여야 합니다",
                 "A submission must be a JSON object")
         sid = _field(payload, "sid", str)
-        seated = Moment(self, link.show).seat_of(link.player)
-        require(seated is not None, "table/not_seated", "지금 앉아 있는 테이블이 없습니다",
-                "You are not seated at any table")
-        table, seat = seated
-        # The phone says which table it was looking at: a move never lands on another one.
-        require(payload.get("table") == table.id, "table/changed",
-                "테이블이 바뀌었습니다. 화면을 확인하고 다시 제출하세요",
-                "The table has changed; check the screen and submit again", table=payload.get("table"))
+        # The phone says which table it was looking at: a move lands on that table only, and
+        # only if this player sits there.
+        moment = Moment(self, link.show)
+        seat = dict(moment.tables_of(link.player)).get(payload.get("table"))
+        require(seat is not None, "table/not_seated", "이 테이블에 앉아 있지 않습니다. 화면을 확인하세요",
+                "You are not seated at that table; check the screen", table=payload.get("table"))
+        table = self.table(payload["table"])
         ack = table.submit(Actor.of_seat(seat), payload.get("move"), sid)
-        self.changed(link.show, table.id)
+        self._after(link.show, table)
         return {"ack": ack.for_seat(seat)}
 
     # -- views -------------------------------------------------------------------------------
@@ -323,13 +390,18 @@ class Service:
                 return cached[1]
             return self.public_snapshot(show)
 
-    def seat_snapshot(self, link: PlayerLink, moment: Moment | None = None) -> dict[str, Any]:
+    def seat_snapshot(self, link: PlayerLink, moment: Moment | None = None, table_id: Any = None) -> dict[str, Any]:
+        """A player's phone: the view of `table_id` (a table they sit at), else of their focus,
+        with the focus and the list of their tables, so the phone can follow or switch."""
         moment = moment or Moment(self, link.show)
-        seated = moment.seat_of(link.player)
-        view = None if seated is None else moment.view(seated[0].id, Audience.of_seat(seated[1]))
+        tables = dict(moment.tables_of(link.player))
+        focus = moment.focus(link.player)
+        shown = table_id if table_id in tables else focus
+        view = None if shown is None else moment.view(shown, Audience.of_seat(tables[shown]))
         return {"show": {"id": link.show, "name": moment.info["name"]}, "player": moment.info["roster"][link.player],
-                "seat": None if seated is None else seated[1], "table": view,
-                "version": view["version"] if view else 0}
+                "seat": None if shown is None else tables[shown], "table": view,
+                "version": view["version"] if view else 0, "focus": focus,
+                "tables": [moment.summary(t, seat, link.player) for t, seat in moment.tables_of(link.player)]}
 
     def changed(self, show: str, table_id: str | None = None, everyone: bool = False) -> None:
         """A command changed the show: send every audience its view, once acknowledged."""
@@ -354,10 +426,13 @@ class Service:
         roster = moment.info["roster"]
         if table_id is not None:
             seats = self.table(table_id).seats
-            players = range(len(roster)) if everyone else [roster.index(name) for name in seats]
+            players = range(len(roster)) if everyone else [roster.index(name) for name in seats if name in roster]
             for player in players:
+                # The changed table's view to the players at it (their phone may show it, or
+                # keep it for a switch); everyone else their focus (which table seats whom moved).
+                shown = table_id if roster[player] in seats and not everyone else None
                 rooms.append(("/seat", player_room(show, player, moment.info["links"][player]),
-                              self.seat_snapshot(PlayerLink(show, player, 0), moment)))
+                              self.seat_snapshot(PlayerLink(show, player, 0), moment, shown)))
             if moment.info["current"] == table_id:
                 rooms.append(("/public", public_room(show), self.public_snapshot(show, moment)))
         self._publish_changed(show, rooms)
@@ -415,14 +490,70 @@ class Moment:
     def version_of(self, table_id: str | None) -> int:
         return self.folded(table_id).version if table_id else 0
 
-    def seat_of(self, player: int) -> tuple[Table, int] | None:
-        """The player's table (the latest of the show that seats them) and seat there."""
+    def tables_of(self, player: int) -> list[tuple[str, int]]:
+        """Every table of the show that seats the player, with the seat, in the show's order
+        (a program seats every player of its roster)."""
         name = self.info["roster"][player]
-        for table_id in reversed(self.info["tables"]):
-            table = self.service.table(table_id)
-            if name in table.seats:
-                return table, table.seats.index(name)
-        return None
+        out = []
+        for table_id in self.info["tables"]:
+            seats = self.service.table(table_id).seats
+            if name in seats:
+                out.append((table_id, seats.index(name)))
+        return out
+
+    def status(self, table_id: str) -> str:
+        """ready (made, not started), live, over (a result, not closed) or done (closed)."""
+        folded = self.folded(table_id)
+        if folded.finished:
+            return "done"
+        if not folded.started:
+            return "ready"
+        table = self.service.table(table_id)
+        return "over" if table.game.result(folded.state) is not None else "live"
+
+    def owes(self, table_id: str, seat: int) -> bool:
+        folded = self.folded(table_id)
+        if not folded.started or folded.finished:
+            return False
+        return bool(self.service.table(table_id).game.turn(folded.state).for_seat(seat))
+
+    def focus(self, player: int) -> str | None:
+        """The table a player's phone shows by itself (DESIGN.md: a phone follows its player).
+
+        First a table where the player owes a decision now (the projector's table first); then
+        their live match (the projector's, else the latest made); then a match just over (its
+        result); then the next match made but not started ("곧 시작"); then the program (their
+        standing, out or waiting); then their last match. Preparing a table never moves a
+        phone off a live one."""
+        mine = self.tables_of(player)
+        if not mine:
+            return None
+        current = self.info["current"]
+        program = self.info["program"]
+        matches = [(t, seat) for t, seat in mine if t != program]
+
+        def pick(candidates: list[str]) -> str | None:
+            if not candidates:
+                return None
+            return current if current in candidates else candidates[-1]
+
+        for chosen in (
+            pick([t for t, seat in mine if self.owes(t, seat)]),
+            pick([t for t, _ in matches if self.status(t) == "live"]),
+            pick([t for t, _ in matches if self.status(t) == "over"]),
+            next((t for t, _ in matches if self.status(t) == "ready"), None),
+            program if any(t == program for t, _ in mine) else None,
+        ):
+            if chosen is not None:
+                return chosen
+        return mine[-1][0]
+
+    def summary(self, table_id: str, seat: int, player: int) -> dict[str, Any]:
+        """One of a player's tables, as their phone lists it."""
+        table = self.service.table(table_id)
+        return {"table": table_id, "title": table.game.title.to_json(), "seat": seat,
+                "status": self.status(table_id), "owes": self.owes(table_id, seat),
+                "program": table.game.program}
 
 
 def _digest(payload: dict[str, Any]) -> str:
@@ -447,8 +578,10 @@ def sheets_of(view: dict[str, Any]) -> dict[str, dict[str, str]]:
 
 
 def _games_menu(games: Mapping[str, Game]) -> list[dict[str, Any]]:
+    """What the console can make: the games, and the programs (``program``: true)."""
     return [
         {"id": g.id, "title": g.title.to_json(), "seats": list(g.seats), "usual_seats": g.usual_seats,
+         "program": g.program,
          "options": [{"name": o.name, "default": o.default, "choices": list(o.choices), "label": o.label.to_json(),
                       "free": o.accepts is not None} for o in g.options]}
         for g in games.values()

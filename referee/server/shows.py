@@ -208,6 +208,7 @@ class Shows:
             "roster": roster,
             "tables": tables,
             "current": h.get("current") or None,
+            "program": h.get("program") or None,
             "links": self.link_versions(show, len(roster)),
         }
 
@@ -241,8 +242,16 @@ class Shows:
         return self.r.lrange(f"{self.p}show:{show}:tables", 0, -1)
 
     def add_table(self, show: str, table: str) -> None:
+        """A table joins the show. The projector stays on what staff put on it: only a show with
+        nothing on the projector yet shows the new table."""
         self.r.rpush(f"{self.p}show:{show}:tables", table)
-        self.set_current(show, table)
+        if not self.r.hget(f"{self.p}show:{show}", "current"):
+            self.r.hset(f"{self.p}show:{show}", "current", table)
+
+    def set_program(self, show: str, table: str) -> None:
+        created = self.r.hsetnx(f"{self.p}show:{show}", "program", table)
+        require(bool(created), "show/has_program", "이 쇼에는 이미 프로그램이 있습니다",
+                "This show already has a program", show=show)
 
     def set_current(self, show: str, table: str) -> None:
         require(table in self.tables(show), "show/no_table", f"이 쇼의 테이블이 아닙니다: {table!r}",

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.kernel import Actor, Audience, Event, Game, Rng, RuleError, get_game, require
+from referee.kernel import Actor, Audience, Event, Game, Rng, RuleError, T, get_game, require
 from referee.store.base import Store
 
 STARTED = "table.started"
@@ -111,7 +111,7 @@ class Folded:
     version: int
     state: Any
     started_at: int | None = None  # the action that started the table
-    finished: bool = False  # closed by the dealer: no more moves
+    finished_at: int | None = None  # the action that closed the table: no more moves
     live_actions: list[int] = field(default_factory=list)  # accepted, not voided, in order
     voided: set[int] = field(default_factory=set)
     seen: Seen = field(default_factory=Seen)
@@ -119,6 +119,10 @@ class Folded:
     @property
     def started(self) -> bool:
         return self.started_at is not None
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
 
     def version_for(self, audience: Audience) -> int:
         return self.seen.version_for(audience, self.version)
@@ -162,7 +166,7 @@ def fold(game: Game, header: Mapping[str, Any], entries: list[dict[str, Any]], b
         folded = initial(game, header)
         folded.voided = {e["event"]["data"]["action"] for e in entries if e["event"]["type"] == VOIDED}
     else:
-        folded = Folded(base.version, base.state, base.started_at, base.finished, list(base.live_actions),
+        folded = Folded(base.version, base.state, base.started_at, base.finished_at, list(base.live_actions),
                         set(base.voided), base.seen.copy())
     for entry in entries:
         folded.version = entry["v"]
@@ -175,7 +179,7 @@ def fold(game: Game, header: Mapping[str, Any], entries: list[dict[str, Any]], b
         if event["type"] == STARTED:
             folded.started_at = entry["action"]
         elif event["type"] == FINISHED:
-            folded.finished = True
+            folded.finished_at = entry["action"]
         else:
             folded.state = game.evolve(folded.state, Event.from_json(event))
     return folded
@@ -229,7 +233,7 @@ class Table:
     def log(self, audience: Audience, last: int | None = None) -> list[dict[str, Any]]:
         """The log as `audience` may see it; `last`: only the newest entries."""
         after = 0 if last is None or audience.kind != "dealer" else max(0, self.store.version(self.id) - last)
-        rows = audience_log(self.store.entries(self.id, after=after), audience)
+        rows = audience_log(self.store.entries(self.id, after=after), audience, self.game, self.seats)
         return rows if last is None else rows[-last:]
 
     # -- commands --------------------------------------------------------------------------
@@ -329,7 +333,7 @@ class Table:
         return out
 
     def _voiding(self, folded: Folded, reason: str, action: int | None) -> list[tuple[Actor, dict]]:
-        _require_open(folded)
+        # A finished table's last live action is its finish: voiding it opens the table again.
         # Only the last live action can be voided, so refolding without it never leaves a
         # later event decided on a state that no longer exists. Older ones: void repeatedly.
         movable = [a for a in folded.live_actions if a != folded.started_at]
@@ -377,7 +381,37 @@ def audience_view(game: Game, header: Mapping[str, Any], folded: Folded, audienc
     }
 
 
-def audience_log(entries: list[dict[str, Any]], audience: Audience) -> list[dict[str, Any]]:
+def who(actor: str, names: Sequence[str]) -> T:
+    """The actor of a log entry in words, seats by number and name (counted from 1)."""
+    parsed = Actor.parse(actor)
+    if parsed.seat is not None and 0 <= parsed.seat < len(names):
+        seat = T(f"{parsed.seat + 1}번 {names[parsed.seat]}", f"{parsed.seat + 1} {names[parsed.seat]}")
+        if parsed.kind == "seat":
+            return seat
+        return T(f"딜러({seat.ko} 대신)", f"the dealer for {seat.en}")
+    return T("딜러", "the dealer") if parsed.kind == "dealer" else T("심판(자동)", "the referee (automatic)")
+
+
+def what(game: Game | None, event: Mapping[str, Any], names: Sequence[str]) -> T:
+    """An event in words: the runtime's own, the game's description, or a plain listing."""
+    match event["type"]:
+        case "table.started":
+            return T("테이블 시작", "Table started")
+        case "table.finished":
+            reason = event.get("reason") or ""
+            return T(f"테이블 종료 {reason}".strip(), f"Table closed {reason}".strip())
+        case "table.voided":
+            return T(f"{event['action']}번 행동 무효: {event['reason']}", f"Action {event['action']} voided: {event['reason']}")
+    described = game.describe(dict(event), tuple(names)) if game is not None and game.describe else None
+    if described is not None:
+        return described
+    fields = ", ".join(f"{k} {v}" for k, v in event.items() if k != "type")
+    return T(f"{event['type']} ({fields})" if fields else event["type"],
+             f"{event['type']} ({fields})" if fields else event["type"])
+
+
+def audience_log(entries: list[dict[str, Any]], audience: Audience, game: Game | None = None,
+                 names: Sequence[str] = ()) -> list[dict[str, Any]]:
     """The log as `audience` may see it: entries it may not see left out (voids of them too),
     secret parts of events removed, voids marked, and entries numbered in the audience's own
     versions (see Seen), so the numbering shows nothing of what was left out.
@@ -400,8 +434,10 @@ def audience_log(entries: list[dict[str, Any]], audience: Audience) -> list[dict
     out = []
     for version, entry in numbered:
         event = Event.from_json(entry["event"])
+        visible = event.visible_to(audience)
         row = {"v": version, "action": first_of_action[entry["action"]], "actor": entry["actor"], "t": entry["t"],
-               "event": event.visible_to(audience)}
+               "event": visible, "who": who(entry["actor"], names).to_json(),
+               "what": what(game, visible, names).to_json()}
         if entry["action"] in voided:
             row["voided_by"] = voided[entry["action"]]
         out.append(row)
