@@ -41,7 +41,8 @@
     const sealed = view.turn && view.turn.sealed;
     $("sealed").textContent = sealed && !view.result
       ? tr(both(sealed[0] + "/" + sealed[1] + " 제출", sealed[0] + "/" + sealed[1] + " submitted")) : "";
-    const game = (window.DisplayGames || {})[view.game];
+    // A show program is drawn by one picture for every program (display/games/program.js).
+    const game = (window.DisplayGames || {})[view.state && view.state.program ? "program" : view.game];
     const text = game ? game.render(board, view, previous) : generic(board, view);
     previous = view;
     flash(text);

@@ -1,12 +1,20 @@
 // The phone page: the player's secrets, the decision they owe now with only its legal
 // options, a confirm step, a receipt, and a waiting state. It reconnects by itself, and a
 // reload shows the same screen (the pending submission and the receipt live in sessionStorage).
+//
+// A phone follows its player through the evening: every payload names the player's focus
+// table (the server's choice: where they owe a move, else their live match, else what comes
+// next) and lists all their tables; the phone shows the focus unless the player picked another
+// of their tables in the switcher. Payloads of other tables are kept for a switch.
 (function () {
   "use strict";
   const { el, tr, both } = window.I18N;
   const $ = function (id) { return document.getElementById(id); };
-  let snapshot = null;
+  let snapshot = null;  // the payload shown
+  let meta = null;  // the newest payload: focus and the list of the player's tables
   let live = null;
+  const views = {};  // table id -> newest payload of that table
+  const CHOICE = "referee.table";  // the player's own pick in the switcher (this tab only)
   const forms = new Map();  // decision key -> its card
 
   function showError(error) {
@@ -39,8 +47,47 @@
     );
   }
 
+  function chosen() {
+    const picked = sessionStorage.getItem(CHOICE);
+    const mine = (meta && meta.tables) || [];
+    const still = mine.find(function (t) { return t.table === picked && t.status !== "done"; });
+    return still ? picked : (meta ? meta.focus : null);
+  }
+
+  function received(payload) {
+    meta = payload;
+    if (payload.table) views[payload.table.table] = payload;
+    const want = chosen();
+    if (want && views[want]) snapshot = views[want];
+    else if (want) { live.send("sync", { table: want }).then(function (ack) { if (ack && ack.ok) received(ack.snapshot); }); return; }
+    else snapshot = payload;
+    showError(null);
+    render();
+  }
+
+  function switcher() {
+    const box = $("tables");
+    const mine = ((meta && meta.tables) || []).filter(function (t) { return t.status !== "done" || t.program; });
+    box.hidden = mine.length < 2;
+    if (box.hidden) return;
+    const shown = snapshot && snapshot.table ? snapshot.table.table : null;
+    const status = { ready: both("곧 시작", "soon"), live: both("진행 중", "live"), over: both("끝", "over"),
+                     done: both("종료", "closed") };
+    box.replaceChildren.apply(box, mine.map(function (t) {
+      return el("button", {
+        type: "button", class: "table-chip" + (t.table === shown ? " picked" : "") + (t.owes ? " owes" : ""),
+        "aria-pressed": String(t.table === shown), "data-table": t.table,
+        onclick: function () {
+          if (t.table === meta.focus) sessionStorage.removeItem(CHOICE); else sessionStorage.setItem(CHOICE, t.table);
+          received(meta);
+        },
+      }, [el("span", { text: t.title }), el("small", { text: t.owes ? both("할 일 있음", "your move") : status[t.status] })]);
+    }));
+  }
+
   function render() {
     const snap = snapshot;
+    switcher();
     $("player").textContent = snap.player;
     const view = snap.table;
     const where = [snap.show.name];
@@ -51,7 +98,7 @@
     const holdings = $("holdings");
     holdings.replaceChildren();
     if (view && view.started && snap.seat != null) {
-      const draw = (window.PhoneGames || {})[view.game] || genericHoldings;
+      const draw = (window.PhoneGames || {})[view.state && view.state.program ? "program" : view.game] || genericHoldings;
       const node = draw(view, snap.seat);
       if (node) holdings.appendChild(node);
     }
@@ -106,7 +153,22 @@
     return card;
   }
 
+  function upcoming() {
+    const next = ((meta && meta.tables) || []).filter(function (t) { return t.status === "ready"; });
+    if (!next.length) return null;
+    return el("div", { class: "upcoming" }, next.map(function (t) {
+      return el("p", {}, [el("strong", { text: both("곧 시작: ", "Next: ") }), tr(t.title) + " · ",
+                          tr(both((t.seat + 1) + "번 자리", "seat " + (t.seat + 1)))]);
+    }));
+  }
+
   function waiting(view) {
+    const card = waitingText(view);
+    const next = view && !view.started ? null : upcoming();
+    return next ? el("div", {}, [card, next]) : card;
+  }
+
+  function waitingText(view) {
     if (!view) return el("p", { class: "waiting", text: both("아직 앉은 테이블이 없습니다. 기다려 주세요.", "You are not seated yet. Please wait.") });
     if (view.result) {
       const me = view.result.standings.find(function (s) { return s.seat === snapshot.seat; });
@@ -115,7 +177,12 @@
         me ? el("p", { text: both(me.rank + "위 (" + me.score + ")", "Rank " + me.rank + " (" + me.score + ")") }) : null,
       ]);
     }
-    if (!view.started) return el("p", { class: "waiting", text: both("곧 시작합니다", "Starting soon") });
+    if (!view.started) {
+      return el("div", { class: "waiting" }, [
+        el("strong", { text: both("곧 시작", "Starting soon") }),
+        el("p", {}, tr(view.title) + " · " + tr(both((snapshot.seat + 1) + "번 자리", "seat " + (snapshot.seat + 1)))),
+      ]);
+    }
     const sealed = view.turn && view.turn.sealed;
     return el("div", { class: "waiting" }, [
       el("div", { text: both("다른 선수를 기다리는 중", "Waiting for the others") }),
@@ -127,7 +194,7 @@
   document.addEventListener("DOMContentLoaded", function () {
     live = Live.connect("/seat", {
       keyOf: function (p) { return p.table ? p.table.table : null; },
-      onSnapshot: function (payload) { snapshot = payload; showError(null); render(); },
+      onSnapshot: received,
       onRefused: function (error) { showError(error); forms.clear(); $("decision").replaceChildren(); },
     });
     live.socket.on("revoked", function () {

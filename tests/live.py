@@ -70,6 +70,11 @@ class LiveServer:
                 self.proc.wait()
         self.log.close()
 
+    def restart(self, sig: int = signal.SIGTERM) -> LiveServer:
+        """Stop (SIGKILL: a crash) and start again on the same data directory and port."""
+        self.stop(sig)
+        return self.start()
+
     def api(self, command: str, pin: str | None = PIN, **payload: Any) -> dict[str, Any]:
         headers = {} if pin is None else {"X-Staff-Pin": pin}
         return requests.post(f"{self.url}/api/{command}", json=payload, headers=headers, timeout=30).json()

@@ -135,7 +135,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     def publish(namespace: str, room: str, event: str, payload: dict[str, Any]) -> None:
         sio.emit(event, payload, to=room, namespace=namespace)
 
-    service = Service(client, shows, publish, base_url, settings.prefix, registry(settings.extra_games),
+    service = Service(client, shows, publish, base_url, settings.prefix, registry(settings.extra_games, programs=True),
                       defer=sio.start_background_task,
                       disconnect=lambda namespace, sid: sio.server.disconnect(sid, namespace=namespace),
                       audience=audience_client)

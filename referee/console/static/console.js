@@ -70,7 +70,9 @@
     const select = $("game-select");
     if (select.options.length) return;
     snapshot.games.forEach(function (g) {
-      select.appendChild(el("option", { value: g.id }, tr(g.title) + " (" + g.seats.join("–") + ")"));
+      const what = g.program ? tr(both("프로그램: ", "Program: ")) + tr(g.title) + " (" + tr(both("명단 전원", "the whole roster")) + ")"
+        : tr(g.title) + " (" + g.seats.join("–") + ")";
+      select.appendChild(el("option", { value: g.id, "data-program": g.program ? "1" : null }, what));
     });
     select.addEventListener("change", renderOptions);
     renderOptions();
@@ -78,6 +80,8 @@
 
   function renderOptions() {
     const game = snapshot.games.find(function (g) { return g.id === $("game-select").value; });
+    // A program seats the whole roster: no seats to pick.
+    $("seat-picker").closest("fieldset").hidden = Boolean(game && game.program);
     const box = $("option-fields");
     box.replaceChildren();
     (game ? game.options : []).forEach(function (o) {
@@ -259,8 +263,11 @@
       form.querySelectorAll("[name^='option:']").forEach(function (s) {
         options[s.name.slice(7)] = s.dataset.free ? s.value : JSON.parse(s.value);
       });
-      return command("create_table", { game: $("game-select").value, players: seatOrder.slice(), options: options })
-        .then(function (ack) { if (ack.ok) { seatOrder.length = 0; selected = ack.table; render(); } });
+      const game = snapshot.games.find(function (g) { return g.id === $("game-select").value; });
+      const made = game && game.program
+        ? command("create_program", { program: game.id, options: options })
+        : command("create_table", { game: game.id, players: seatOrder.slice(), options: options });
+      return made.then(function (ack) { if (ack.ok) { seatOrder.length = 0; selected = ack.table; render(); } });
     });
     I18N.onChange(function () { if (snapshot) render(); });
   });

@@ -6,7 +6,7 @@
 
   function connect(namespace, options) {
     const conn = document.getElementById("conn");
-    let shown = { key: null, version: -1 };
+    const newest = {};  // key (a table) -> the newest version received for it
     const socket = io(namespace, {
       auth: options.auth || {},
       transports: ["websocket", "polling"],
@@ -25,11 +25,11 @@
 
     (options.events || ["view"]).forEach(function (event) {
       socket.on(event, function (payload) {
-        // A snapshot of another table (the show moved on) always replaces the old one.
+        // Versions order the stream of one table (key); payloads of several tables interleave.
         const key = options.keyOf ? options.keyOf(payload) : null;
         const version = options.versionOf ? options.versionOf(payload) : payload.version;
-        if (key === shown.key && version < shown.version) return;
-        shown = { key: key, version: version };
+        if (newest[key] != null && version < newest[key]) return;
+        newest[key] = version;
         options.onSnapshot(payload, event);
       });
     });
