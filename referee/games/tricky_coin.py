@@ -341,4 +341,5 @@ GAME = Game(
     evolve=evolve,
     view=view,
     result=result,
+    reveals=frozenset({"TokensRevealed", "BoxesOpened"}),
 )

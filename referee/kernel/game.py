@@ -59,6 +59,9 @@ class Game:
     # A show program (referee/programs): its seats are the show's players and its stages are
     # tables of their own. Listed apart from the games.
     program: bool = False
+    # The event types that are reveals (boxes opening, an auction result, a race's movement):
+    # with the show's reveal hold on, the projector waits at each until the dealer releases it.
+    reveals: frozenset[str] = frozenset()
 
     @property
     def usual_seats(self) -> int:

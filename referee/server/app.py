@@ -10,6 +10,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -140,6 +141,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
                       disconnect=lambda namespace, sid: sio.server.disconnect(sid, namespace=namespace),
                       audience=audience_client)
     app.extensions["referee"] = service
+    sio.start_background_task(service.run_bots, sio.sleep)  # rehearsal bots, when staff set some
     limiter = RateLimiter(client, settings.prefix)
     limits = settings.limits
 
@@ -422,6 +424,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         if not service.show_exists(show):
             raise ConnectionRefusedError({"code": "show/no_show", "ko": "없는 쇼입니다", "en": "No such show"})
         join_room(public_room(show))
+        sio.emit("time", {"now": time.time()}, to=request.sid, namespace="/public")
         sio.emit("view", service.audience_snapshot(show), to=request.sid, namespace="/public")
 
     def unparsed(event: str, refusal: RuleError) -> dict[str, Any]:
@@ -450,6 +453,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         sockets[request.sid] = (token, link)
         service.seat_socket(link, request.sid, True)
         join_room(player_room(link.show, link.player, link.version))
+        sio.emit("time", {"now": time.time()}, to=request.sid, namespace="/seat")
         sio.emit("view", service.seat_snapshot(link), to=request.sid, namespace="/seat")
 
     @sio.on("disconnect", namespace="/seat")
@@ -509,6 +513,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         dealers[request.sid] = (staff, show, session.get("staff") if logged_in else None)
         service.dealer_present(show, request.sid, True)
         join_room(dealer_room(show))
+        sio.emit("time", {"now": time.time()}, to=request.sid, namespace="/dealer")
         sio.emit("show", service.dealer_snapshot(show), to=request.sid, namespace="/dealer")
 
     @sio.on("disconnect", namespace="/dealer")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import random
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -23,9 +24,11 @@ from typing import Any
 import redis
 
 from referee.kernel import Actor, Audience, Game, RuleError, get_game, registry, require
+from referee.kernel.bots import random_move
 from referee.store import RedisStore
-from referee.table import Table, audience_view
+from referee.table import Table, audience_view, fold
 from referee.table.programs import ProgramRunner
+from referee.table.runtime import what
 
 from .shows import PlayerLink, Shows
 
@@ -134,7 +137,8 @@ class Service:
         handler = self.COMMANDS.get(name) if isinstance(name, str) else None
         require(handler is not None, "api/unknown_command", f"알 수 없는 명령입니다: {name!r}",
                 f"Unknown command: {name!r}", command=name)
-        return handler(self, staff, payload)
+        out = handler(self, staff, payload)
+        return {**out, "done": out.get("done") or DONE.get(name, {"ko": "완료", "en": "Done"})}
 
     def create_show(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         require(staff.all_shows, "auth/staff_only", "쇼를 만들려면 서버 스태프 PIN이 필요합니다",
@@ -286,6 +290,59 @@ class Service:
         self.changed(show, table.id, everyone=True)
         return {"current": table.id}
 
+    def void_plan(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
+        """What a void would undo and apply again, in words, before the dealer confirms it."""
+        show, table = self._table_of(staff, payload)
+        self._void_guard(show, table)
+        return {"plan": table.void_plan(_field(payload, "action", int, optional=True))}
+
+    def clock(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
+        show, table = self._table_of(staff, payload)
+        action = payload.get("action")
+        ack = table.clock_command(Actor.dealer(), action, payload.get("seconds", 0))
+        self.changed(show, table.id)
+        return {"ack": ack.to_json(), "done": CLOCK_DONE.get(action)}
+
+    def release(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
+        """The reveal hold: the projector may now show everything up to the table's version."""
+        show, table = self._table_of(staff, payload)
+        self.r.set(self._released_key(table.id), table.load().version)
+        self.changed(show, table.id)
+        return {}
+
+    def settings(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
+        show = self._show(staff, payload)
+        self.shows.set_setting(show, payload.get("name"), payload.get("value"))
+        # Turning the hold on holds from now on: what the projector showed stays shown.
+        for table_id in self.shows.tables(show):
+            self.r.set(self._released_key(table_id), self.table(table_id).load().version)
+        self.changed(show, self.shows.info(show)["current"], everyone=True)
+        return {"settings": self.shows.info(show)["settings"]}
+
+    def archive(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
+        show, table = self._table_of(staff, payload)
+        self.shows.archive(show, table.id, bool(payload.get("archived", True)))
+        self.changed(show)
+        return {}
+
+    def bots(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
+        """Rehearsal: bots play the chosen seats of a table with random legal moves, one every
+        `pace` seconds (seats [] stops them). Their moves are marked in the log."""
+        show, table = self._table_of(staff, payload)
+        seats = _field(payload, "seats", list)
+        require(all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x < len(table.seats) for x in seats),
+                "show/bad_seat", f"없는 자리가 있습니다: {seats!r}", f"No such seat in {seats!r}", seats=str(seats))
+        pace = payload.get("pace", 2)
+        require(isinstance(pace, (int, float)) and not isinstance(pace, bool) and 0.2 <= pace <= 60, "show/bad_pace",
+                f"간격은 0.2-60초입니다: {pace!r}", f"The pace is 0.2-60 seconds: {pace!r}", pace=str(pace))
+        key = f"{self.prefix}bots"
+        if seats:
+            self.r.hset(key, table.id, json.dumps({"show": show, "seats": sorted(set(seats)), "pace": pace}))
+        else:
+            self.r.hdel(key, table.id)
+        self.changed(show)
+        return {"bots": sorted(set(seats))}
+
     COMMANDS: dict[str, Callable[[Service, Staff, dict[str, Any]], dict[str, Any]]] = {
         "create_show": create_show,
         "add_player": add_player,
@@ -297,7 +354,48 @@ class Service:
         "finish": finish,
         "reissue": reissue,
         "set_current": set_current,
+        "void_plan": void_plan,
+        "clock": clock,
+        "release": release,
+        "settings": settings,
+        "archive": archive,
+        "bots": bots,
     }
+
+    # -- rehearsal bots ------------------------------------------------------------------------
+
+    def bots_step(self, rnd: random.Random) -> None:
+        """One round of the rehearsal bots (the server runs this in a loop): each table whose
+        bots are due makes one random legal move for one of its bot seats. A lock in Redis lets
+        only one server process move a table's bots at a time."""
+        for table_id, raw in self.r.hgetall(f"{self.prefix}bots").items():
+            config = json.loads(raw)
+            if not self.r.set(f"{self.prefix}botlock:{table_id}", "1", nx=True, px=int(config["pace"] * 1000)):
+                continue
+            table = self.table(table_id)
+            folded = table.load()
+            if folded.finished or not folded.started:
+                continue
+            owed = [d for d in table.game.turn(folded.state).decisions if d.seat in config["seats"] and not d.auto]
+            if not owed or table.game.result(folded.state) is not None:
+                continue
+            decision = rnd.choice(owed)
+            for _ in range(20):
+                try:
+                    table.submit(Actor.of_seat(decision.seat), random_move(decision, rnd), by="bot")
+                    break
+                except RuleError:
+                    continue
+            self._after(config["show"], table)
+
+    def run_bots(self, sleep: Callable[[float], Any]) -> None:
+        rnd = random.Random()
+        while True:
+            try:
+                self.bots_step(rnd)
+            except Exception:  # a bot's trouble never stops the server
+                log.exception("rehearsal bots")
+            sleep(0.2)
 
     # -- phones ------------------------------------------------------------------------------
 
@@ -340,11 +438,21 @@ class Service:
     def dealer_snapshot(self, show: str, moment: Moment | None = None) -> dict[str, Any]:
         moment = moment or Moment(self, show)
         tables = []
+        bots = {t: json.loads(raw)["seats"] for t, raw in self.r.hgetall(f"{self.prefix}bots").items()}
         for table_id in moment.info["tables"]:
             view = moment.view(table_id, Audience.dealer())
             log = self.table(table_id).log(Audience.dealer(), last=60)
-            tables.append({"view": view, "log": log, "sheets": sheets_of(view)})
-        return {"show": moment.info, "tables": tables, "links": self.links(show), "games": _games_menu(self.games)}
+            tables.append({"view": view, "log": log, "sheets": sheets_of(view), "held": moment.held(table_id),
+                           "bots": bots.get(table_id, [])})
+        return {"show": moment.info, "tables": tables, "links": self.links(show), "games": _games_menu(self.games),
+                "presence": self.presence(show, len(moment.info["roster"]))}
+
+    def presence(self, show: str, count: int) -> list[int]:
+        """How many phones of each player are connected now (any process)."""
+        pipe = self.r.pipeline(transaction=False)
+        for player in range(count):
+            pipe.hlen(self._sockets_key(show, player))
+        return [int(n) for n in pipe.execute()]
 
     def public_snapshot(self, show: str, moment: Moment | None = None) -> dict[str, Any]:
         moment = moment or Moment(self, show)
@@ -352,8 +460,24 @@ class Service:
         view = moment.view(current, Audience.public()) if current else None
         payload = {"show": {"id": show, "name": moment.info["name"]}, "table": view,
                    "version": view["version"] if view else 0}
-        self._public[show] = ((current, moment.version_of(current)), payload)
+        self._public[show] = (self._public_key(show, current), payload)
         return payload
+
+    def _released_key(self, table_id: str) -> str:
+        return f"{self.prefix}released:{table_id}"
+
+    def hold_cut(self, table_id: str) -> int | None:
+        """With the reveal hold on: the version just before the first reveal the dealer has not
+        released yet (None: nothing held)."""
+        table = self.table(table_id)
+        if not table.game.reveals:
+            return None
+        folded = table.load()
+        released = int(self.r.get(self._released_key(table_id)) or 0)
+        for entry in table.store.entries(table_id, after=released):
+            if entry["event"]["type"] in table.game.reveals and entry["action"] not in folded.voided:
+                return entry["v"] - 1
+        return None
 
     # -- the audience: many screens, few Redis trips ---------------------------------------------
 
@@ -366,14 +490,15 @@ class Service:
             return True
         return False
 
-    def _public_key(self, show: str, current: str | None) -> tuple[str | None, int]:
-        """What the public snapshot depends on, now: the current table and its log's length
-        (one round trip on the audience's connections)."""
+    def _public_key(self, show: str, current: str | None) -> tuple[Any, ...]:
+        """What the public snapshot depends on, now: the current table, its log's length, the
+        hold and what was released (one round trip on the audience's connections)."""
         pipe = self.audience.pipeline(transaction=False)
-        pipe.hget(f"{self.prefix}show:{show}", "current")
+        pipe.hmget(f"{self.prefix}show:{show}", ["current", "reveal_hold"])
         pipe.llen(self.store.log_key(current or ""))
-        now, length = pipe.execute()
-        return (now or None, int(length) if now == current else -1)
+        pipe.get(self._released_key(current or ""))
+        (now, hold), length, released = pipe.execute()
+        return (now or None, int(length) if now == current else -1, hold, released)
 
     def audience_snapshot(self, show: str) -> dict[str, Any]:
         """The public snapshot for a screen that connects. Screens of one process share it while
@@ -477,6 +602,8 @@ class Moment:
         self.service = service
         self.info = service.shows.info(show)
         self._folded: dict[str, Any] = {}
+        self._cuts: dict[str, int | None] = {}
+        self._held: dict[str, Any] = {}
 
     def folded(self, table_id: str) -> Any:
         if table_id not in self._folded:
@@ -484,8 +611,33 @@ class Moment:
         return self._folded[table_id]
 
     def view(self, table_id: str, audience: Audience) -> dict[str, Any]:
+        """What `audience` may see of a table now: with the show's reveal hold on, the public
+        (and with players_wait the seats) see it as it stood before the first reveal the dealer
+        has not released; nothing after that point is even computed for them."""
         table = self.service.table(table_id)
-        return audience_view(table.game, table.header, self.folded(table_id), audience)
+        folded = self.folded(table_id)
+        settings = self.info["settings"]
+        waits = audience.kind == "public" or (audience.kind == "seat" and settings["players_wait"] == "on")
+        if waits and settings["reveal_hold"] == "on" and not table.game.program:
+            cut = self.cut(table_id)
+            if cut is not None:
+                folded = self._held.setdefault(table_id, fold(
+                    table.game, table.header, table.store.entries(table_id)[:cut]))
+        return audience_view(table.game, table.header, folded, audience)
+
+    def cut(self, table_id: str) -> int | None:
+        if table_id not in self._cuts:
+            self._cuts[table_id] = self.service.hold_cut(table_id)
+        return self._cuts[table_id]
+
+    def held(self, table_id: str) -> dict[str, Any] | None:
+        """For the console: the reveal the projector is waiting on, in words."""
+        if self.info["settings"]["reveal_hold"] != "on" or (cut := self.cut(table_id)) is None:
+            return None
+        table = self.service.table(table_id)
+        entry = table.store.entries(table_id, after=cut)[0]
+        return {"v": entry["v"], "what": what(table.game, entry["event"]["data"] | {"type": entry["event"]["type"]},
+                                              table.seats).to_json()}
 
     def version_of(self, table_id: str | None) -> int:
         return self.folded(table_id).version if table_id else 0
@@ -562,6 +714,30 @@ def _digest(payload: dict[str, Any]) -> str:
     content = {**payload, "version": None, "table": {**table, "version": None} if table else None}
     return hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
+
+# What each command did, in words, for the console's notice (a command may say more itself).
+DONE = {
+    "create_show": {"ko": "쇼를 만들었습니다", "en": "Show created"},
+    "add_player": {"ko": "선수를 추가했습니다", "en": "Player added"},
+    "create_table": {"ko": "테이블을 만들었습니다", "en": "Table created"},
+    "create_program": {"ko": "프로그램을 만들었습니다", "en": "Program created"},
+    "start": {"ko": "시작했습니다", "en": "Started"},
+    "move": {"ko": "입력했습니다", "en": "Entered"},
+    "void": {"ko": "무효로 했습니다", "en": "Voided"},
+    "finish": {"ko": "테이블을 종료했습니다", "en": "Table closed"},
+    "reissue": {"ko": "카드를 재발급했습니다. 예전 카드는 이제 쓸 수 없습니다", "en": "Card re-issued; the old one no longer works"},
+    "set_current": {"ko": "프로젝터에 표시합니다", "en": "Now on the projector"},
+    "void_plan": {"ko": "무효 미리보기", "en": "Void preview"},
+    "release": {"ko": "공개했습니다", "en": "Released to the projector"},
+    "settings": {"ko": "설정을 바꿨습니다", "en": "Setting changed"},
+    "archive": {"ko": "보관함을 바꿨습니다", "en": "Archive updated"},
+    "bots": {"ko": "리허설 봇 설정을 바꿨습니다", "en": "Rehearsal bots updated"},
+}
+CLOCK_DONE = {
+    "start": {"ko": "시계를 시작했습니다", "en": "Clock started"}, "pause": {"ko": "시계를 멈췄습니다", "en": "Clock paused"},
+    "resume": {"ko": "시계를 다시 시작했습니다", "en": "Clock resumed"}, "add": {"ko": "시간을 더했습니다", "en": "Time added"},
+    "stop": {"ko": "시계를 껐습니다", "en": "Clock stopped"},
+}
 
 # Sheets every table has; a game adds its own under "sheets" in its dealer view:
 # {id: {"title": {ko, en}, "sections": [{"heading": {ko, en}, "paragraphs": [{ko, en}],

@@ -40,6 +40,10 @@ SHOW_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 # width, bidi overrides and isolates), surrogates, private use and unassigned code points.
 NAME_FORBIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
 
+# Show settings (show control), each "on" or "off": the reveal hold keeps every reveal off the
+# projector until the dealer releases it; with players_wait the players' phones wait too.
+SETTINGS = {"reveal_hold": "off", "players_wait": "off"}
+
 # KEYS: roster. ARGV: name. Appends the name unless it is on the roster: -1, else the new length.
 _ADD_PLAYER = """
 if redis.call('LPOS', KEYS[1], ARGV[1]) then return -1 end
@@ -210,7 +214,23 @@ class Shows:
             "current": h.get("current") or None,
             "program": h.get("program") or None,
             "links": self.link_versions(show, len(roster)),
+            "settings": {name: h.get(name, default) for name, default in SETTINGS.items()},
+            "archived": json.loads(h.get("archived") or "[]"),
         }
+
+    def set_setting(self, show: str, name: Any, value: Any) -> None:
+        require(name in SETTINGS, "show/bad_setting", f"없는 쇼 설정입니다: {name!r}", f"No such show setting: {name!r}",
+                setting=name)
+        require(value in ("on", "off"), "show/bad_setting", f"설정 값은 on 또는 off입니다: {value!r}",
+                f"A setting is on or off: {value!r}", value=value)
+        self.r.hset(f"{self.p}show:{show}", name, value)
+
+    def archive(self, show: str, table: str, archived: bool) -> None:
+        """Keep a finished table out of the console's tabs (it stays in the show)."""
+        key = f"{self.p}show:{show}"
+        now = set(json.loads(self.r.hget(key, "archived") or "[]"))
+        now = now | {table} if archived else now - {table}
+        self.r.hset(key, "archived", json.dumps(sorted(now)))
 
     def link_version(self, show: str, player: int) -> int:
         return int(self.r.get(f"{self.p}linkver:{show}:{player}") or 0)

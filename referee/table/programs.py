@@ -101,6 +101,6 @@ class ProgramRunner:
                     # Only that very finish (another process may have opened it already).
                     table.void(Actor.dealer(), "program: the result's confirmation was voided", action=closed)
             except RuleError as err:
-                if err.code not in ("table/finished", "table/void_not_last", "table/nothing_to_void"):
+                if err.code not in ("table/finished", "table/not_live", "table/nothing_to_void"):
                     raise  # another process did the same a moment ago: nothing left to do
         return done

@@ -25,7 +25,18 @@ from referee.store.base import Store
 STARTED = "table.started"
 VOIDED = "table.voided"
 FINISHED = "table.finished"
+CLOCK = "table.clock"
 MAX_ATTEMPTS = 200
+CLOCK_ACTIONS = ("start", "pause", "resume", "add", "stop")
+
+
+@dataclass
+class Step:
+    """One action about to be written: its entries (who, event) and what its first entry also
+    records (the move as submitted, so a correction can apply it again; ``by``: "bot")."""
+
+    entries: list[tuple[Actor, dict[str, Any]]]
+    meta: dict[str, Any] = field(default_factory=dict)
 
 
 def secret_to(event: Mapping[str, Any]) -> frozenset[int] | None:
@@ -115,6 +126,11 @@ class Folded:
     live_actions: list[int] = field(default_factory=list)  # accepted, not voided, in order
     voided: set[int] = field(default_factory=set)
     seen: Seen = field(default_factory=Seen)
+    clock: dict[str, Any] | None = None  # the show clock (see clock_after)
+    # The latest void, and per seat the latest move the dealer entered for it, each with who
+    # could see it and each audience's version just after it (for the "정정" and "대신 입력" notes).
+    correction: tuple[frozenset[int] | None, Seen, dict[str, Any]] | None = None
+    behalf: dict[int, tuple[Seen, dict[str, Any]]] = field(default_factory=dict)
 
     @property
     def started(self) -> bool:
@@ -167,19 +183,27 @@ def fold(game: Game, header: Mapping[str, Any], entries: list[dict[str, Any]], b
         folded.voided = {e["event"]["data"]["action"] for e in entries if e["event"]["type"] == VOIDED}
     else:
         folded = Folded(base.version, base.state, base.started_at, base.finished_at, list(base.live_actions),
-                        set(base.voided), base.seen.copy())
+                        set(base.voided), base.seen.copy(), base.clock, base.correction, dict(base.behalf))
     for entry in entries:
         folded.version = entry["v"]
+        seats = folded.seen.visible_to(entry)
         folded.seen.add(entry)
         event = entry["event"]
+        if event["type"] == VOIDED:
+            folded.correction = (seats, folded.seen.copy(), entry)
         if entry["action"] in folded.voided or event["type"] == VOIDED:
             continue
+        actor = entry["actor"]
+        if actor.startswith("dealer>seat:"):
+            folded.behalf[int(actor.partition(":")[2])] = (folded.seen.copy(), entry)
         if not folded.live_actions or folded.live_actions[-1] != entry["action"]:
             folded.live_actions.append(entry["action"])
         if event["type"] == STARTED:
             folded.started_at = entry["action"]
         elif event["type"] == FINISHED:
             folded.finished_at = entry["action"]
+        elif event["type"] == CLOCK:
+            folded.clock = clock_after(folded.clock, event["data"])
         else:
             folded.state = game.evolve(folded.state, Event.from_json(event))
     return folded
@@ -240,41 +264,72 @@ class Table:
 
     def start(self, actor: Actor) -> Ack:
         _require_dealer(actor, "start")
-        return self._command(actor, None, lambda f: self._starting(f))
+        return self._command(actor, None, lambda f: [Step(self._starting(f))])
 
-    def submit(self, actor: Actor, move: Any, sid: str | None = None) -> Ack:
-        """Apply a move; a resend with the same submission id is applied once."""
+    def submit(self, actor: Actor, move: Any, sid: str | None = None, by: str | None = None) -> Ack:
+        """Apply a move; a resend with the same submission id is applied once. ``by="bot"``
+        marks a rehearsal bot's move in the log."""
         if sid is not None:
             require(isinstance(sid, str) and 0 < len(sid) <= 100, "table/bad_submission_id",
                     f"제출 번호가 잘못되었습니다: {sid!r}", f"Bad submission id: {sid!r}", sid=sid)
-        return self._command(actor, sid, lambda f: self._moving(f, actor, move))
+        meta = {"move": move, **({"by": by} if by else {})}
+        return self._command(actor, sid, lambda f: [Step(self._moving(f, actor, move), meta)])
+
+    def clock_command(self, actor: Actor, action: Any, seconds: Any = 0) -> Ack:
+        """The show clock of the current decision: start (seconds), pause, resume, add
+        (seconds), stop. It decides nothing by itself; the log records every action."""
+        _require_dealer(actor, "clock")
+        require(action in CLOCK_ACTIONS, "table/bad_clock", f"시계 명령이 아닙니다: {action!r}",
+                f"Not a clock action: {action!r}", action=action)
+        require(isinstance(seconds, int) and not isinstance(seconds, bool) and 0 <= seconds <= 3600,
+                "table/bad_clock", f"초는 0-3600이어야 합니다: {seconds!r}", f"Seconds must be 0-3600: {seconds!r}",
+                seconds=seconds)
+
+        def clocking(folded: Folded) -> list[Step]:
+            require(folded.started, "table/not_started", "아직 시작하지 않은 테이블입니다", "The table has not started yet")
+            _require_open(folded)
+            event = Event(CLOCK, {"action": action, "seconds": seconds, "at": round(self.clock(), 3)})
+            return [Step([(Actor.dealer(), event.to_json())])]
+
+        return self._command(actor, None, clocking)
 
     def finish(self, actor: Actor, reason: str = "") -> Ack:
-        """Close the table: no more moves or voids. A match that has no result yet ends unplayed."""
+        """Close the table: no more moves. A match that has no result yet ends unplayed. Voiding
+        the finish opens it again."""
         _require_dealer(actor, "finish")
-        return self._command(actor, None, lambda f: self._finishing(f, reason))
+        return self._command(actor, None, lambda f: [Step(self._finishing(f, reason))])
 
     def void(self, actor: Actor, reason: str, action: int | None = None) -> Ack:
-        """Void the last live action (the dealer's correction); `action`, if given, must be it."""
+        """Void an action (the dealer's correction): the last live one by default. Voiding an
+        older one voids every later action too and applies their moves again where they are
+        still legal (see ``void_plan``)."""
         _require_dealer(actor, "void")
         require(isinstance(reason, str) and bool(reason.strip()), "table/void_needs_reason",
                 "무효 처리에는 사유가 필요합니다", "A void needs a reason", reason=reason)
-        return self._command(actor, None, lambda f: self._voiding(f, reason.strip(), action))
+        return self._command(actor, None, lambda f: self._voiding(f, reason.strip(), action)[0])
+
+    def void_plan(self, action: int | None = None) -> dict[str, Any]:
+        """What voiding `action` would do, without doing it: the action, the later ones applied
+        again, and the later ones that conflict (no longer legal, or drawn at random), in words."""
+        return self._voiding(self.load(), "preview", action)[1]
 
     # -- internals -------------------------------------------------------------------------
 
-    def _command(self, actor: Actor, sid: str | None, decide: Callable[[Folded], list[tuple[Actor, dict]]]) -> Ack:
+    def _command(self, actor: Actor, sid: str | None, decide: Callable[[Folded], list[Step]]) -> Ack:
         for _ in range(MAX_ATTEMPTS):
             if sid is not None and (done := self.store.find_sid(self.id, sid)) is not None:
                 return self._duplicate(done)
             folded = self.load()
-            events = decide(folded)
+            steps = decide(folded)
             action = folded.version + 1
             now = self.clock()
-            entries = [
-                {"v": action + i, "action": action, "actor": str(who), "event": event, "t": now}
-                for i, (who, event) in enumerate(events)
-            ]
+            entries: list[dict[str, Any]] = []
+            for step in steps:
+                first = folded.version + len(entries) + 1  # an action is numbered by its first entry
+                for who, event in step.entries:
+                    entries.append({"v": folded.version + len(entries) + 1, "action": first, "actor": str(who),
+                                    "event": event, "t": now})
+                entries[first - folded.version - 1].update(step.meta)
             if sid is not None:
                 entries[0]["sid"] = sid
             appended = self.store.append(self.id, folded.version, entries, sid)
@@ -296,7 +351,28 @@ class Table:
             seen.add(entry)
         return Ack(version, entries[-1]["action"], duplicate=True, seen=seen)
 
-    def _starting(self, folded: Folded) -> list[tuple[Actor, dict]]:
+    def _again(self, state: Any, first: dict[str, Any], original: list[dict[str, Any]],
+               version: int) -> tuple[list[tuple[Actor, dict[str, Any]]], T | None]:
+        """A voided move applied again on `state`: its entries, or why it cannot be. Applied again
+        a move must do exactly what it did: a draw done anew, or an outcome the voided action
+        changed, is for the dealer to enter again."""
+        if "move" not in first:
+            return [], T("원래의 수가 기록되어 있지 않습니다", "The original move is not on record")
+        actor = Actor.parse(first["actor"])
+        written: list[tuple[Actor, dict[str, Any]]] = []
+        try:
+            for event in self.game.decide(state, actor, first["move"], table_rng(self.header, version + 1)):
+                state = self.game.evolve(state, event)
+                written.append((actor, event.to_json()))
+        except RuleError as err:
+            return [], T(err.ko, err.en)
+        written += self._automatic(state, version + 1 + len(written))
+        if [event for _, event in written] != original:
+            return [], T("다시 적용하면 결과가 달라집니다 (추첨 또는 무효로 한 행동 때문에)",
+                         "Applied again it would turn out otherwise (a draw, or the voided action)")
+        return written, None
+
+    def _starting(self, folded: Folded) -> list[tuple[Actor, dict]]:  # one action: the start and its deal
         require(not folded.started, "table/already_started", "이미 시작한 테이블입니다", "The table has already started")
         out: list[tuple[Actor, dict]] = [(Actor.dealer(), Event(STARTED).to_json())]
         return out + self._automatic(folded.state, folded.version + 1)
@@ -332,17 +408,57 @@ class Table:
                 version += 1
         return out
 
-    def _voiding(self, folded: Folded, reason: str, action: int | None) -> list[tuple[Actor, dict]]:
-        # A finished table's last live action is its finish: voiding it opens the table again.
-        # Only the last live action can be voided, so refolding without it never leaves a
-        # later event decided on a state that no longer exists. Older ones: void repeatedly.
-        movable = [a for a in folded.live_actions if a != folded.started_at]
+    def _voiding(self, folded: Folded, reason: str, action: int | None) -> tuple[list[Step], dict[str, Any]]:
+        """The steps of a void, and its plan in words.
+
+        The start can be voided only while nothing came after it (the table is back to
+        "not started"); a finished table's last action is its finish, and voiding it opens the
+        table again. Voiding an older action voids it and every later one, then applies each
+        later move again on the state without them: where it is no longer legal, or where it
+        (or what it triggered) drew at random, it stays voided and is listed as a conflict,
+        never silently redrawn.
+        """
+        live = folded.live_actions
+        movable = live if live == [folded.started_at] else [a for a in live if a != folded.started_at]
         require(bool(movable), "table/nothing_to_void", "무효로 할 행동이 없습니다", "There is no action to void")
-        last = movable[-1]
-        require(action is None or action == last, "table/void_not_last",
-                f"마지막 행동({last})만 무효로 할 수 있습니다 (요청: {action})",
-                f"Only the last action ({last}) can be voided (asked: {action})", action=action)
-        return [(Actor.dealer(), Event(VOIDED, {"action": last, "reason": reason}).to_json())]
+        target = movable[-1] if action is None else action
+        require(target in movable, "table/not_live", f"무효로 할 수 있는 행동이 아닙니다: {target}",
+                f"Not an action that can be voided: {target}", action=target)
+        entries = self.store.entries(self.id)
+        by_action: dict[int, list[dict[str, Any]]] = {}
+        for entry in entries:
+            by_action.setdefault(entry["action"], []).append(entry)
+        later = [a for a in live if a > target]
+
+        def words(entry: dict[str, Any]) -> dict[str, Any]:
+            return {"action": entry["action"], "who": who(entry["actor"], self.seats).to_json(),
+                    "what": what(self.game, Event.from_json(entry["event"]).visible_to(Audience.dealer()),
+                                 self.seats).to_json()}
+
+        voids = [(Actor.dealer(), Event(VOIDED, {"action": a, "reason": reason}).to_json()) for a in [target, *later]]
+        steps = [Step(voids)]
+        plan: dict[str, Any] = {"target": words(by_action[target][0]), "reapplied": [], "conflicts": []}
+        if not later:
+            return steps, plan
+        gone = {target, *later}
+        state = fold(self.game, self.header, [e for e in entries if e["action"] not in gone]).state
+        version = folded.version + len(voids)
+        for a in later:
+            first = by_action[a][0]
+            if first["event"]["type"] in (FINISHED, CLOCK):  # the dealer's own: the same again
+                written, problem = [(Actor.parse(e["actor"]), e["event"]) for e in by_action[a]], None
+            else:
+                written, problem = self._again(state, first, [e["event"] for e in by_action[a]], version)
+            if problem is not None:
+                plan["conflicts"].append({**words(first), "why": problem.to_json()})
+                continue
+            for _, event in written:
+                if event["type"] not in (FINISHED, CLOCK):
+                    state = self.game.evolve(state, Event.from_json(event))
+            version += len(written)
+            steps.append(Step(written, {k: first[k] for k in ("move", "by") if k in first} | {"replay_of": a}))
+            plan["reapplied"].append(words(first))
+        return steps, plan
 
 
 def _require_open(folded: Folded) -> None:
@@ -378,7 +494,49 @@ def audience_view(game: Game, header: Mapping[str, Any], folded: Folded, audienc
         "decisions": decisions if folded.started and not folded.finished and result is None else [],
         "state": game.view(folded.state, audience),
         "result": None if result is None else result.to_json(),
+        "clock": folded.clock if folded.started and not folded.finished and result is None else None,
+        "correction": _correction(folded, audience),
+        "entered_for_you": _entered_for(game, header, folded, audience),
     }
+
+
+def _correction(folded: Folded, audience: Audience) -> dict[str, Any] | None:
+    """The latest void this audience saw (the projector shows "정정", the phones are told)."""
+    if folded.correction is None:
+        return None
+    seats, seen, entry = folded.correction
+    if seats is not None and audience.kind != "dealer" and not (audience.kind == "seat" and audience.seat in seats):
+        return None  # the void of something this audience never saw
+    return {"v": seen.version_for(audience, entry["v"]), "reason": entry["event"]["data"]["reason"]}
+
+
+def _entered_for(game: Game, header: Mapping[str, Any], folded: Folded, audience: Audience) -> dict[str, Any] | None:
+    """A seat's latest move that the dealer entered on its behalf, in words (its phone says so)."""
+    if audience.kind != "seat" or audience.seat not in folded.behalf:
+        return None
+    seen, entry = folded.behalf[audience.seat]
+    visible = Event.from_json(entry["event"]).visible_to(audience)
+    return {"v": seen.version_for(audience, entry["v"]), "what": what(game, visible, header["seats"]).to_json()}
+
+
+def clock_after(clock: dict[str, Any] | None, command: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The show clock after one of its commands. A running clock has ``ends_at`` (server time);
+    a paused one ``remaining`` seconds. It never decides anything: at zero the dealer acts."""
+    action, seconds, at = command["action"], command.get("seconds", 0), command["at"]
+    if action == "start":
+        return {"state": "running", "ends_at": at + seconds, "remaining": None, "seconds": seconds}
+    if clock is None or action == "stop":
+        return None
+    left = clock["remaining"] if clock["state"] == "paused" else max(0.0, clock["ends_at"] - at)
+    if action == "pause" and clock["state"] == "running":
+        return {**clock, "state": "paused", "ends_at": None, "remaining": left}
+    if action == "resume" and clock["state"] == "paused":
+        return {**clock, "state": "running", "ends_at": at + left, "remaining": None}
+    if action == "add":
+        if clock["state"] == "paused":
+            return {**clock, "remaining": left + seconds, "seconds": clock["seconds"] + seconds}
+        return {**clock, "ends_at": at + left + seconds, "seconds": clock["seconds"] + seconds}
+    return clock
 
 
 def who(actor: str, names: Sequence[str]) -> T:
@@ -402,6 +560,12 @@ def what(game: Game | None, event: Mapping[str, Any], names: Sequence[str]) -> T
             return T(f"테이블 종료 {reason}".strip(), f"Table closed {reason}".strip())
         case "table.voided":
             return T(f"{event['action']}번 행동 무효: {event['reason']}", f"Action {event['action']} voided: {event['reason']}")
+        case "table.clock":
+            ko = {"start": f"시계 시작 {event['seconds']}초", "pause": "시계 멈춤", "resume": "시계 다시 시작",
+                  "add": f"시계 {event['seconds']}초 추가", "stop": "시계 끔"}[event["action"]]
+            en = {"start": f"clock started, {event['seconds']} s", "pause": "clock paused", "resume": "clock resumed",
+                  "add": f"{event['seconds']} s added to the clock", "stop": "clock stopped"}[event["action"]]
+            return T(ko, en)
     described = game.describe(dict(event), tuple(names)) if game is not None and game.describe else None
     if described is not None:
         return described

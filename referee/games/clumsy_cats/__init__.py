@@ -148,6 +148,7 @@ GAME = Game(
     ),
     default_seats=4,
     describe=describe,
+    reveals=frozenset({"Called", "EffectRolled", "GameEnded"}),
 )
 
 __all__ = ["GAME", "Board", "CatsState", "load_map", "shipped_maps"]

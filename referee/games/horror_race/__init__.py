@@ -75,6 +75,7 @@ GAME = Game(
                    accepts=groups_allowed),
     ),
     default_seats=10,
+    reveals=frozenset({"ZoneResolved", "RaceFinished", "BackingsRevealed"}),
 )
 
 __all__ = ["GAME", "RaceState"]

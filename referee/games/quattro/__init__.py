@@ -86,6 +86,7 @@ GAME = Game(
                    T("카드 배분: referee(심판이 섞어 배분) 또는 dealer(딜러가 실제 배분을 입력)",
                      "Deal: referee (the referee shuffles and deals) or dealer (the dealer enters the physical deal)")),
     ),
+    reveals=frozenset({"CardsOpened", "HandsCompared"}),
 )
 
 __all__ = ["DECK", "GAME", "Comparison", "QuattroState", "compare", "is_quattro", "virtual_choice"]

@@ -77,6 +77,7 @@ GAME = Game(
     ),
     default_seats=4,
     describe=describe,
+    reveals=frozenset({"CardScored", "FinalScores"}),
 )
 
 __all__ = ["CARDS", "COLOURS", "DECK", "GAME", "Card", "ReefState", "Score", "cell_name", "decide", "evolve",

@@ -120,6 +120,7 @@ GAME = Game(
     ),
     default_seats=4,
     describe=describe,
+    reveals=frozenset({"TrickWon", "MissionEnded"}),
 )
 
 __all__ = ["GAME", "CrewState", "decide", "evolve", "mission", "missions", "result", "setup", "turn", "view"]

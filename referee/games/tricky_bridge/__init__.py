@@ -103,6 +103,7 @@ GAME = Game(
     ),
     default_seats=SEATS,
     describe=describe,
+    reveals=frozenset({"ContractsRevealed", "BridgesRevealed", "BridgesScored"}),
 )
 
 __all__ = ["GAME", "BridgeState", "decide", "describe", "evolve", "panel", "result", "run_sheet", "score", "setup",

@@ -88,6 +88,7 @@ GAME = Game(
                      "Rank 1 when nobody bids: the first to enter, or named by the dealer")),
     ),
     default_seats=SEATS,
+    reveals=frozenset({"WorksRevealed", "AuctionWon", "SeatEliminated", "GallerySold"}),
 )
 
 __all__ = ["GAME", "GalleryState", "decide", "evolve", "result", "run_sheet", "setup", "turn", "view"]

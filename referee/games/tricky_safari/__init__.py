@@ -95,6 +95,7 @@ GAME = Game(
     ),
     default_seats=SEATS,
     describe=describe,
+    reveals=frozenset({"RoundScored", "SafariScored", "OpponentNamed"}),
 )
 
 __all__ = ["GAME", "SafariState", "decide", "evolve", "result", "setup", "turn", "view"]

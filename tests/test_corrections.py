@@ -1,0 +1,135 @@
+"""Corrections and the show clock in the table runtime (issue 12, items 5 and 8): voiding an
+older action applies the later moves again where they do exactly what they did; the start can
+be undone before the first move; a void shows as a correction to those who saw what it undid;
+a move the dealer entered for a seat is told to that seat; the clock's commands are logged."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.kernel import Actor, Audience, RuleError
+from referee.store import MemoryStore
+from referee.table import Table
+
+DEALER = Actor.dealer()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def coin_table(clock: Clock | None = None) -> Table:
+    table = Table.create(MemoryStore(), "c", "tricky_coin", ["가람", "나래"], seed=1, clock=clock or Clock())
+    table.start(DEALER)
+    return table
+
+
+def put(table: Table, seat: int, coin: int, actor: Actor | None = None) -> int:
+    return table.submit(actor or Actor.of_seat(seat), {"type": "put_coin", "coin": coin}).action
+
+
+def test_voiding_an_older_action_applies_the_later_moves_again():
+    table = coin_table()
+    first = put(table, 0, 20)
+    later = put(table, 1, 5)
+    plan = table.void_plan(first)
+    assert plan["target"]["who"]["ko"] == "1번 가람" and "20" in plan["target"]["what"]["ko"]
+    assert [r["action"] for r in plan["reapplied"]] == [later] and plan["conflicts"] == []
+    table.void(DEALER, "1번이 코인을 잘못 넣음", first)
+    state = table.load().state
+    assert state.boxes == ((), (5,))  # seat 1's move stands, applied again
+    assert first not in table.load().live_actions and later not in table.load().live_actions
+    put(table, 0, 10)  # the seat puts the right coin now
+    assert table.load().state.step == "token"
+
+
+def test_a_later_move_that_is_no_longer_legal_is_listed_and_stays_voided():
+    table = coin_table()
+    put(table, 0, 20)
+    put(table, 1, 5)
+    table.submit(Actor.of_seat(0), {"type": "choose_token", "token": "GO"})
+    table.submit(Actor.of_seat(1), {"type": "choose_token", "token": "STOP"})
+    second = put(table, 0, 20)  # seat 0's second (and last) 20
+    first = table.load().live_actions[1]
+    plan = table.void_plan(first)
+    # Without the first put the later ones cannot stand as they were: the GO/STOP reveal would
+    # come at another moment and seat 0's second 20 is a different box. Each listed, in words.
+    assert plan["conflicts"] and all(c["why"]["ko"] and c["why"]["en"] for c in plan["conflicts"])
+    assert second in [c["action"] for c in plan["conflicts"]]
+    table.void(DEALER, "정정", first)
+    assert table.load().state.boxes[0] == ()
+
+
+def test_a_move_that_drew_at_random_is_never_drawn_again():
+    table = Table.create(MemoryStore(), "h", "horror_race", ["가", "나", "다"], seed=3)
+    table.start(DEALER)
+    for seat, pair in enumerate((["vampire", "zombie"], ["gumiho", "mummy"], ["jiangshi", "zombie"])):
+        table.submit(Actor.of_seat(seat), {"type": "back_characters", "characters": pair})
+    draw = table.submit(Actor.of_seat(0), {"type": "take_turn", "action": "draw"}).action
+    backing = table.load().live_actions[-2]
+    plan = table.void_plan(backing)
+    assert draw in [c["action"] for c in plan["conflicts"]]  # redrawing would change the coins
+
+
+def test_the_start_can_be_undone_only_before_the_first_move():
+    table = Table.create(MemoryStore(), "c", "tricky_coin", ["가", "나"], seed=1)
+    started = table.start(DEALER).action
+    assert table.void_plan()["target"]["what"]["ko"] == "테이블 시작"
+    table.void(DEALER, "너무 일찍 시작함")
+    assert not table.load().started
+    table.start(DEALER)
+    put(table, 0, 1)
+    with pytest.raises(RuleError) as refused:
+        table.void(DEALER, "x", table.load().started_at)
+    assert refused.value.code == "table/not_live"
+    assert started not in table.load().live_actions
+
+
+def test_a_void_shows_as_a_correction_to_those_who_saw_what_it_undid():
+    table = Table.create(MemoryStore(), "g", "tricky_coin", ["가", "나"], seed=1)
+    table.start(DEALER)
+    put(table, 0, 5)
+    table.void(DEALER, "잘못 입력")
+    public = table.view(Audience.public())
+    assert public["correction"] == {"v": public["version"], "reason": "잘못 입력"}
+    assert table.view(Audience.of_seat(1))["correction"]["reason"] == "잘못 입력"
+
+
+def test_a_move_entered_for_a_seat_is_told_to_that_seat_only():
+    table = coin_table()
+    put(table, 1, 10, Actor.on_behalf(1))
+    mine = table.view(Audience.of_seat(1))["entered_for_you"]
+    assert mine["v"] == table.view(Audience.of_seat(1))["version"]
+    assert "10" in mine["what"]["ko"] or "10" in mine["what"]["en"]
+    assert table.view(Audience.of_seat(0))["entered_for_you"] is None
+    assert table.view(Audience.public())["entered_for_you"] is None
+    rows = table.log(Audience.dealer())
+    assert rows[-1]["who"]["ko"] == "딜러(2번 나래 대신)"
+
+
+def test_the_show_clock_counts_down_pauses_adds_and_is_logged():
+    clock = Clock()
+    table = coin_table(clock)
+    table.clock_command(DEALER, "start", 60)
+    assert table.view(Audience.public())["clock"] == {"state": "running", "ends_at": 1060.0, "remaining": None,
+                                                      "seconds": 60}
+    clock.now = 1020.0
+    table.clock_command(DEALER, "pause")
+    assert table.view(Audience.public())["clock"]["remaining"] == 40.0
+    clock.now = 1100.0
+    table.clock_command(DEALER, "add", 30)
+    table.clock_command(DEALER, "resume")
+    assert table.view(Audience.of_seat(0))["clock"]["ends_at"] == 1170.0
+    table.clock_command(DEALER, "stop")
+    assert table.view(Audience.public())["clock"] is None
+    words = [r["what"]["ko"] for r in table.log(Audience.public())][-4:]
+    assert words == ["시계 멈춤", "시계 30초 추가", "시계 다시 시작", "시계 끔"]
+    for bad in (("wind", 0), ("start", -1), ("add", 99999), ("start", True)):
+        with pytest.raises(RuleError):
+            table.clock_command(DEALER, *bad)
+    with pytest.raises(RuleError):
+        table.clock_command(Actor.of_seat(0), "start", 10)
