@@ -5,7 +5,7 @@ of plain strings) from whatever state they hold, and get back the bytes of a PDF
 its Korean font, so it prints the same on a machine with no Korean font installed.
 """
 
-from printouts.document import Section, render_document
+from printouts.document import Section, Signature, render_document
 from printouts.fonts import FontNotFoundError, Fonts, register_fonts
 from printouts.seat_cards import CARDS_PER_PAGE, SeatCard, SeatCardsModel, render_seat_cards
 
@@ -16,6 +16,7 @@ __all__ = [
     "SeatCard",
     "SeatCardsModel",
     "Section",
+    "Signature",
     "register_fonts",
     "render_document",
     "render_seat_cards",

@@ -133,3 +133,22 @@ def test_the_show_clock_counts_down_pauses_adds_and_is_logged():
             table.clock_command(DEALER, *bad)
     with pytest.raises(RuleError):
         table.clock_command(Actor.of_seat(0), "start", 10)
+
+
+def test_a_void_names_the_voided_action_in_each_audiences_own_numbering():
+    """Found by the describe tests: after secret chip transfers the public log said "action 14
+    voided" in the table's numbering, counting the transfers."""
+    names = ["나래", "가람", "라온", "다솜", "바다", "마루", "아름", "사랑", "자두"]
+    table = Table.create(MemoryStore(), "g", "tricky_gallery", names, seed=2)
+    table.start(DEALER)
+    for amount in (1, 2):
+        table.submit(DEALER, {"type": "transfer_chips", "from": 0, "to": 1, "amount": amount})
+    submit = next(d for d in table.game.turn(table.load().state).decisions if d.move == "submit_work")
+    table.submit(Actor.of_seat(submit.seat), {"type": "submit_work", "entry": submit.fields[0].options[0].value})
+    table.void(DEALER, "잘못 냄")
+    public = table.log(Audience.public())
+    voided_row = next(r for r in public if r.get("voided_by"))
+    void_row = public[-1]
+    assert void_row["event"]["type"] == "table.voided"
+    assert void_row["event"]["action"] == voided_row["action"]  # the public's number, not the table's
+    assert str(voided_row["action"]) in void_row["what"]["ko"]

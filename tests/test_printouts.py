@@ -4,8 +4,10 @@ QR codes decoded with zbarimg, as a phone would read the printed card."""
 from __future__ import annotations
 
 import ast
+import datetime as dt
 import hashlib
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -20,12 +22,21 @@ from printouts import (
     SeatCard,
     SeatCardsModel,
     Section,
+    Signature,
     register_fonts,
     render_document,
     render_seat_cards,
 )
 from printouts import seat_cards as sc
 from printouts.fonts import find_font_files
+from referee.cli import bot_step
+from referee.kernel import Actor, Audience, RuleError, Turn, registry
+from referee.kernel.bots import pick
+from referee.server.printing import sheet_pdf
+from referee.store import MemoryStore
+from referee.table import Table
+from referee.table.programs import ProgramRunner
+from tests.test_describe import play
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ("김민준", "이서연", "박지호", "최수아", "정예준", "강하은", "조도윤", "윤지우", "임채원")
@@ -243,6 +254,159 @@ def test_document_renders_korean_sections_and_tables(tmp_path):
         assert "NanumGothic" in row[0] and row[-5] == "yes", row
 
 
+def test_document_header_block_page_numbers_and_signature(tmp_path):
+    rows = (("#", "내용 / What"),) + tuple((f"v{i}", f"{NAMES[i % 9]}: 줄 {i}") for i in range(1, 151))
+    pdf = render_document(
+        "감사 기록 / Audit report",
+        [Section("기록", (), rows, heading_en="Entries", muted_rows=(3,), small=True)],
+        facts=(("쇼 / Show", "금요일 쇼"), ("자리 / Seats", "1번 김민준, 2번 이서연")),
+        signature=Signature(date="2024-05-17", note="확인합니다 / I confirm"),
+    )
+    path = tmp_path / "signed.pdf"
+    path.write_bytes(pdf)
+    pages = page_count(path)
+    assert pages >= 3
+    text = run("pdftotext", "-enc", "UTF-8", path, "-")
+    for n in range(1, pages + 1):
+        assert f"{n}/{pages}" in text
+    first = run("pdftotext", "-enc", "UTF-8", "-f", "1", "-l", "1", path, "-")
+    assert "금요일 쇼" in first and "1번 김민준, 2번 이서연" in first
+    assert "v1" in first and "김민준: 줄 1" in first  # the table starts under the header block
+    last = run("pdftotext", "-enc", "UTF-8", "-f", str(pages), "-l", str(pages), path, "-")
+    assert "심판 서명 / Referee signature" in last and "날짜 / Date" in last and "2024-05-17" in last
+    assert "확인합니다 / I confirm" in last
+
+
+# --- the sheets of a table: audit report and final results ------------------------------------
+
+
+def _text(pdf: bytes, tmp_path: Path, name: str, *pages: int) -> str:
+    path = tmp_path / name
+    path.write_bytes(pdf)
+    first_last = ("-f", str(pages[0]), "-l", str(pages[-1])) if pages else ()
+    return run("pdftotext", "-enc", "UTF-8", *first_last, path, "-")
+
+
+def _coin_table():
+    """A Tricky Coin match with a move entered by the dealer for a seat and a voided move, played
+    out by bots to its result and closed."""
+    clock = iter(range(1_700_000_000, 1_700_100_000, 7))
+    table = Table.create(MemoryStore(), "coin-1", "tricky_coin", ["김민준", "이서연"], seed=3,
+                         clock=lambda: float(next(clock)))
+    table.start(Actor.dealer())
+    table.submit(Actor.on_behalf(0), {"type": "put_coin", "coin": 5})
+    table.submit(Actor.of_seat(1), {"type": "put_coin", "coin": 20})
+    table.void(Actor.dealer(), "잘못 입력 / wrong entry")
+    rnd = random.Random(3)
+    while table.result() is None:
+        actor, move = pick(table.game.turn(table.load().state), rnd)
+        try:
+            table.submit(actor, move)
+        except RuleError:
+            pass
+    table.finish(Actor.dealer(), "")
+    return table
+
+
+@pytest.fixture(scope="module")
+def coin_table():
+    return _coin_table()
+
+
+def test_audit_report_in_words(coin_table, tmp_path):
+    pdf = sheet_pdf(coin_table, "audit", "금요일 쇼 / Friday show")
+    text = _text(pdf, tmp_path, "audit.pdf")
+    pages = page_count(tmp_path / "audit.pdf")
+    assert "감사 기록 / Audit report" in text
+    assert "('감사 기록'" not in text and "Audit report')" not in text  # no Python tuple for a title
+    # The header block: show, table, game, seats with names, options, start, end, the result.
+    for needle in ("금요일 쇼 / Friday show", "coin-1", "트리키 코인 / Tricky Coin", "1번 김민준, 2번 이서연",
+                   "옵션 / Options", "없음 / none", "시작 / Started", "종료 / Ended", "결과 / Result", "1위 ",
+                   "리허설: 시드 3"):
+        assert needle in text, needle
+    # Every entry in words: who and what, the time as HH:MM:SS, the version.
+    log = coin_table.log(Audience.dealer())
+    clock = dt.datetime.fromtimestamp(log[1]["t"]).astimezone().strftime("%H:%M:%S")
+    assert "v2" in text and clock in text
+    assert "딜러(1번 김민준 대신)" in text and "1번 김민준: 상자에 5코인" in text  # on behalf, in words
+    assert "2번 이서연: 상자에 20코인" in text and "puts a 20 coin in the box" in text
+    assert "무효 (v4에서) / voided at v4" in text  # the voided entry, marked in words
+    assert "3번 행동 무효: 잘못 입력 / wrong entry" in text  # the correction itself
+    assert "사유 / reason: 잘못 입력 / wrong entry" in text  # and again in the corrections list
+    assert "상자 공개" in text and "boxes opened" in text  # the reveals
+    for raw in ("table.started", "CoinPut", "BoxesOpened", "seat:0", "dealer>seat", '{"', "'coin'"):
+        assert raw not in text, raw
+    # The entries table starts on the first page, under the header block.
+    first = _text(pdf, tmp_path, "audit.pdf", 1)
+    assert "테이블 시작" in first and "1번 김민준: 상자에 5코인" in first
+    # Page numbers and the signature line at the end.
+    assert pages >= 2 and f"1/{pages}" in text and f"{pages}/{pages}" in text
+    last = _text(pdf, tmp_path, "audit.pdf", pages)
+    assert "심판 서명 / Referee signature" in last and "날짜 / Date" in last
+    assert dt.datetime.fromtimestamp(log[-1]["t"]).astimezone().strftime("%Y-%m-%d") in last
+
+
+def test_final_results_sheet(coin_table, tmp_path):
+    result = coin_table.result()
+    text = _text(sheet_pdf(coin_table, "results", "금요일 쇼"), tmp_path, "results.pdf")
+    assert "최종 결과 / Final results" in text and "('최종 결과'" not in text
+    winner = result["standings"][0]
+    name = coin_table.seats[winner["seat"]]
+    assert winner["rank"] == 1
+    assert "순위 / Rank" in text and "선수 / Player" in text and "점수 / Score" in text
+    assert "1위 / #1" in text and name in text and str(winner["score"]) in text
+    assert "결정 기준 / Decided by: " + result["decided_by"]["ko"] in text  # the tie-break that decided it
+    assert "심판 서명 / Referee signature" in text and "1/1" in text
+
+
+def test_unknown_sheet_is_refused(coin_table):
+    with pytest.raises(RuleError) as refused:
+        sheet_pdf(coin_table, "nonsense", "쇼")
+    assert refused.value.code == "print/no_sheet"
+
+
+def test_a_show_program_prints_through_the_same_code(tmp_path):
+    """A program's view has no seats of a match: its results are its own sheet (with the keys),
+    its seats are the show's players. Printed at the start and after a whole evening of bots."""
+    games = registry(programs=True)
+    store = MemoryStore()
+    program = Table.create(store, "evening", "tricky_survival", list(NAMES), seed=4, games=games)
+    program.start(Actor.dealer())
+    for sheet in ("audit", "results", "run_sheet"):
+        text = _text(sheet_pdf(program, sheet, "트리키 쇼"), tmp_path, f"start-{sheet}.pdf")
+        assert "출연자 / Players" in text and "1번 김민준" in text and "1/" in text
+        assert "아직 없음 / none yet" in text
+
+    runner, rnd = ProgramRunner(store, games), random.Random(4)
+    wanted = ("confirm_result", "open_stage")
+    while program.result() is None:
+        state = program.load().state
+        running = {k: Table(store, t, games) for k, t in runner.stage_tables(program).items()
+                   if state.stage(k).status == "open"}
+        over = [k for k, t in running.items() if t.result() is not None]
+        if over:
+            program.submit(Actor.dealer(), runner.complete(program, {"type": "confirm_result", "stage": over[0]}))
+        elif running:
+            bot_step(next(iter(running.values())), rnd)
+        else:
+            bot_step(program, rnd, prefer=lambda turn: Turn(turn.phase, tuple(
+                d for d in turn.decisions if d.move in wanted or not d.move.startswith("seat_stage:"))))
+        for table_id in runner.sync(program).created:
+            Table(store, table_id, games).start(Actor.dealer())
+
+    final = program.result()
+    winner = NAMES[final["standings"][0]["seat"]]
+    results = _text(sheet_pdf(program, "results", "트리키 쇼"), tmp_path, "results.pdf")
+    assert "트리키 서바이벌 최종 결과 / Tricky Survival final results" in results
+    assert "열쇠 / Keys" in results and winner in results and "golden" in results
+    assert final["decided_by"]["ko"] in results and "심판 서명 / Referee signature" in results
+    audit = _text(sheet_pdf(program, "audit", "트리키 쇼"), tmp_path, "audit.pdf")
+    assert "감사 기록 / Audit report" in audit and "결과 확정" in audit and "경기 / Matches" in audit
+    assert "StageOpened" not in audit and "ResultConfirmed" not in audit
+    run_sheet = _text(sheet_pdf(program, "run_sheet", "트리키 쇼"), tmp_path, "run.pdf")
+    assert "트리키 서바이벌 진행표 / Tricky Survival run sheet" in run_sheet
+
+
 # --- fonts ---------------------------------------------------------------------------------
 
 
@@ -282,3 +446,13 @@ def test_printouts_import_nothing_of_the_runtime():
                 names = [node.module]
             bad = {n.split(".")[0] for n in names} & forbidden
             assert not bad, f"{path.name} imports {bad}"
+
+
+@pytest.mark.parametrize("game_id", sorted(g for g, game in registry().items() if not game.program))
+def test_every_sheet_of_every_game_prints(game_id, tmp_path):
+    table = play(game_id, 1)
+    own = table.view(Audience.dealer())["state"].get("sheets") or {}
+    for sheet in ("audit", "results", *own):
+        text = _text(sheet_pdf(table, sheet, "쇼"), tmp_path, f"{sheet}.pdf")
+        assert "('" not in text and "1/" in text and "자리 / Seats" in text, sheet
+        assert "1번 " + table.seats[0] in text, sheet

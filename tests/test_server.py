@@ -324,7 +324,8 @@ def test_table_sheets_print_for_staff_only(server):
     audit = browser.get(f"{server.url}/print/{show}/{table}/audit.pdf", timeout=60)
     assert audit.status_code == 200 and audit.content.startswith(b"%PDF")
     text = subprocess.run(["pdftotext", "-", "-"], input=audit.content, capture_output=True, check=True).stdout.decode()
-    for expected in ("table.started", "CoinPut", "table.voided", "연습 / practice", "dealer>seat:0", "김하나"):
+    for expected in ("테이블 시작", "1번 김하나: 상자에 5코인", "딜러(1번 김하나 대신)", "무효 (v3에서) / voided at v3",
+                     "2번 행동 무효: 연습 / practice", "김하나", "감사 기록 / Audit report", "심판 서명 / Referee signature"):
         assert expected in text, expected
     assert browser.get(f"{server.url}/print/{show}/{table}/results.pdf", timeout=60).content.startswith(b"%PDF")
     assert browser.get(f"{server.url}/print/{show}/{table}/nonsense.pdf", timeout=60).status_code == 404

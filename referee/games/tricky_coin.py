@@ -330,6 +330,57 @@ def result(state: CoinState) -> Result | None:
     )
 
 
+# -- the log in words ----------------------------------------------------------------------
+
+
+def _who(names: tuple[str, ...], seat: Any) -> T:
+    """A seat as people number it: "1번 김민준" / "1 Kim Minjun"."""
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return T(f"{seat + 1}번 {names[seat]}", f"{seat + 1} {names[seat]}")
+    return T(f"{seat + 1}번 자리", f"seat {seat + 1}") if isinstance(seat, int) else T("자리", "a seat")
+
+
+def _box(coins: list[int]) -> str:
+    return "+".join(str(c) for c in coins) if coins else "0"
+
+
+def describe(event: dict[str, Any], names: tuple[str, ...]) -> T | None:
+    """The log in words, for an event as one audience sees it: a coin or a token is named only
+    when this audience may see it (Coin rule 2 keeps both secret until the boxes or tokens open)."""
+    match event.get("type"):
+        case "CoinPut":
+            who = _who(names, event.get("seat"))
+            if "coin" in event:
+                return T(f"{who.ko}: 상자에 {event['coin']}코인", f"{who.en}: puts a {event['coin']} coin in the box")
+            return T(f"{who.ko}: 상자에 코인 1개를 넣음", f"{who.en}: puts a coin in the box")
+        case "TokenChosen":
+            who = _who(names, event.get("seat"))
+            if "token" in event:
+                return T(f"{who.ko}: {event['token']} 선택 (공개 전)", f"{who.en}: chooses {event['token']} (not yet shown)")
+            return T(f"{who.ko}: GO/STOP 토큰 제출", f"{who.en}: hands in a GO/STOP token")
+        case "TokensRevealed":
+            pairs = [(_who(names, s), t) for s, t in enumerate(event.get("tokens", ()))]
+            return T("GO/STOP 공개: " + ", ".join(f"{w.ko} {t}" for w, t in pairs),
+                     "GO/STOP revealed: " + ", ".join(f"{w.en} {t}" for w, t in pairs))
+        case "BoxesOpened":
+            boxes, sums, winner = event["boxes"], event["sums"], event.get("winner")
+            shown = [(_who(names, s), _box(b), sums[s]) for s, b in enumerate(boxes)]
+            ko = ", ".join(f"{w.ko} {b} = {n}" for w, b, n in shown)
+            en = ", ".join(f"{w.en} {b} = {n}" for w, b, n in shown)
+            if winner is None:
+                outcome = T("합이 같아 점수 없음", "equal sums, no points")
+            else:
+                w = _who(names, winner)
+                outcome = T(f"{w.ko} {event['points']}점 획득", f"{w.en} wins {event['points']} points")
+            return T(f"{event['round']}라운드 상자 공개: {ko} → {outcome.ko}; 상자 교환",
+                     f"Round {event['round']} boxes opened: {en} → {outcome.en}; boxes exchanged")
+        case "OvertimeBegan":
+            rounds = event["rounds"]
+            return T(f"승점 동점: 연장 2라운드 ({rounds}라운드까지)",
+                     f"Points level: two more rounds (up to round {rounds})")
+    return None
+
+
 GAME = Game(
     id="tricky_coin",
     title=T("트리키 코인", "Tricky Coin"),
@@ -341,5 +392,6 @@ GAME = Game(
     evolve=evolve,
     view=view,
     result=result,
+    describe=describe,
     reveals=frozenset({"TokensRevealed", "BoxesOpened"}),
 )

@@ -1,16 +1,36 @@
-"""Print models built from a show, handed to the reportlab renderers in ``printouts``."""
+"""Print models built from a show, handed to the reportlab renderers in ``printouts``.
+
+The table sheets are documents a referee signs: a header block (show, table, game, seats with
+names, options, when it started and ended, the result), then the sheet itself, page numbers,
+and a signature line. The audit report is the dealer's log in words: each entry's time, who
+acted and what happened, as the log rows say it (``who`` and ``what``, see
+``referee.table.runtime``); voided entries stay, marked and set in grey, and the corrections
+are listed again with their reasons. A show program (a table of tables) prints through the same
+code: its results are its own sheet, its seats are the show's players.
+
+`sheet_pdf` needs only a Table, so it works on any store; `table_sheet_pdf` is the server's
+entry (it checks that the table belongs to the show).
+"""
 
 from __future__ import annotations
 
 import datetime as dt
-import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from printouts.document import Section, render_document
+from printouts.document import Section, Signature, render_document
 from printouts.seat_cards import SeatCard, SeatCardsModel, render_seat_cards
 from referee.kernel import Audience, RuleError
+from referee.table import Table
 
 from .service import COMMON_SHEETS, Service
+
+STARTED, FINISHED, VOIDED = "table.started", "table.finished", "table.voided"
+SIGNATURE_NOTE = {
+    "audit": "위 기록이 이 테이블의 실제 진행과 같음을 확인합니다. / I confirm that this record is what happened at "
+             "this table.",
+    "results": "위 결과를 확인합니다. / I confirm the result above.",
+}
 
 
 def seat_cards_pdf(service: Service, show: str) -> bytes:
@@ -36,61 +56,232 @@ def seat_cards_pdf(service: Service, show: str) -> bytes:
     return render_seat_cards(SeatCardsModel(show_name=info["name"], cards=cards, join_url=f"{service.base_url()}/join"))
 
 
-def _both(text: Any) -> str:
-    if isinstance(text, dict):
-        ko, en = text.get("ko", ""), text.get("en", "")
-        return ko if not en or en == ko else f"{ko} / {en}"
-    return "" if text is None else str(text)
-
-
 def table_sheet_pdf(service: Service, show: str, table_id: str, sheet: str) -> bytes:
     """A printable sheet of one table: the audit report, the results, or a game's own sheet."""
     if table_id not in service.shows.tables(show):
         raise RuleError("show/no_table", f"이 쇼의 테이블이 아닙니다: {table_id!r}", f"Not a table of this show: {table_id!r}")
-    table = service.table(table_id)
+    return sheet_pdf(service.table(table_id), sheet, service.shows.info(show)["name"])
+
+
+def sheet_pdf(table: Table, sheet: str, show_name: str) -> bytes:
+    """The PDF of one sheet of `table` ("audit", "results" or one of the game's own sheets)."""
     view = table.view(Audience.dealer())
-    info = service.shows.info(show)
-    subtitle = f"{info['name']} · {_both(view['title'])} · {table_id} · v{view['version']}"
+    log = table.log(Audience.dealer())
+    own = (view["state"].get("sheets") or {}) if isinstance(view["state"], dict) else {}
+    facts = header_facts(table, view, log, show_name)
+    subtitle = f"{show_name} · {_both(view['title'])} · {table.id}"
     if sheet == "audit":
-        return render_document(_both(COMMON_SHEETS["audit"]), _audit(table.log(Audience.dealer()), view), subtitle=subtitle)
-    if sheet == "results":
-        return render_document(_both(COMMON_SHEETS["results"]), _results(view), subtitle=subtitle)
-    own = (view["state"].get("sheets") or {}).get(sheet)
-    if own is None:
+        return render_document(_pair(COMMON_SHEETS["audit"]), audit_sections(log), subtitle=subtitle, facts=facts,
+                               signature=_signature("audit", log))
+    if sheet == "results" and "results" not in own:
+        return render_document(_pair(COMMON_SHEETS["results"]), results_sections(view), subtitle=subtitle,
+                               facts=facts, signature=_signature("results", log))
+    if sheet not in own:
         raise RuleError("print/no_sheet", f"이 테이블에는 {sheet!r} 인쇄물이 없습니다", f"This table has no sheet {sheet!r}",
                         sheet=sheet)
+    # A game's own sheet (a run sheet, a score sheet) or a program's own results.
     sections = [
         Section(heading=_both(part.get("heading")),
                 paragraphs=tuple(_both(p) for p in part.get("paragraphs", ())),
                 table=tuple(tuple(_both(c) for c in row) for row in part["table"]) if part.get("table") else None)
-        for part in own["sections"]
+        for part in own[sheet]["sections"]
     ]
-    return render_document(_both(own["title"]), sections, subtitle=subtitle)
+    signature = _signature("results", log) if sheet == "results" else None
+    return render_document(_both(own[sheet]["title"]), sections, subtitle=subtitle, facts=facts, signature=signature)
 
 
-def _audit(log: list[dict[str, Any]], view: dict[str, Any]) -> list[Section]:
-    rows = [("v", "시각 / time", "누가 / actor", "사건 / event", "내용 / details")]
-    for entry in log:
-        event = dict(entry["event"])
-        kind = event.pop("type")
-        when = dt.datetime.fromtimestamp(entry["t"]).strftime("%H:%M:%S")
-        details = json.dumps(event, ensure_ascii=False, sort_keys=True)
-        if entry.get("voided_by"):
-            details = f"[무효 / voided by v{entry['voided_by']}] {details}"
-        rows.append((str(entry["v"]), when, entry["actor"], kind, details))
-    seats = ", ".join(f"{i + 1}. {name}" for i, name in enumerate(view["seats"]))
+# -- words --------------------------------------------------------------------------------------
+
+
+def _both(text: Any) -> str:
+    """A {ko, en} text as "ko / en" (one of them when they are the same); anything else as is."""
+    if isinstance(text, dict):
+        ko, en = text.get("ko", ""), text.get("en", "")
+        return ko if not en or en == ko else f"{ko} / {en}"
+    if isinstance(text, tuple | list) and len(text) == 2 and all(isinstance(t, str) for t in text):
+        return _pair(text)
+    return "" if text is None else str(text)
+
+
+def _pair(pair: Sequence[str]) -> str:
+    ko, en = pair
+    return ko if ko == en else f"{ko} / {en}"
+
+
+def _lines(text: Mapping[str, str]) -> str:
+    """A {ko, en} sentence on two lines, Korean first; one line when they say the same."""
+    ko, en = text.get("ko", ""), text.get("en", "")
+    return ko if not en or en == ko else f"{ko}\n{en}"
+
+
+def _who(text: Mapping[str, str]) -> str:
+    # "3번 박지호" and "3 박지호" say the same: one line. "딜러" and "the dealer": both.
+    ko, en = text.get("ko", ""), text.get("en", "")
+    return ko if en == ko.replace("번 ", " ") else _lines(text)
+
+
+def _local(t: float) -> dt.datetime:
+    return dt.datetime.fromtimestamp(t).astimezone()
+
+
+def _clock(t: float) -> str:
+    return _local(t).strftime("%H:%M:%S")
+
+
+def _moment(t: float) -> str:
+    return _local(t).strftime("%Y-%m-%d %H:%M:%S %Z").strip()
+
+
+def _seat(names: Sequence[str], seat: int) -> str:
+    return f"{seat + 1}번 {names[seat]}" if 0 <= seat < len(names) else f"{seat + 1}번"
+
+
+# -- the header block ---------------------------------------------------------------------------
+
+
+def header_facts(table: Table, view: dict[str, Any], log: list[dict[str, Any]], show_name: str) -> list[tuple[str, str]]:
+    """What a referee checks before signing: which table, who sat where, under which options,
+    when it ran and how it ended."""
+    game, header = table.game, table.header
+    names = list(header["seats"])
+    program = game.program
+    facts = [
+        ("쇼 / Show", show_name),
+        ("테이블 / Table", f"{table.id} · v{view['version']} (기록 {len(log)}건 / {len(log)} entries)"),
+        ("프로그램 / Program" if program else "게임 / Game",
+         f"{game.title.ko} / {game.title.en} · 규칙 v{header['rules']} / rules v{header['rules']}"),
+        ("출연자 / Players" if program else "자리 / Seats", ", ".join(_seat(names, i) for i in range(len(names)))),
+        ("옵션 / Options", _options(table, view["options"])),
+        ("추첨 / Draws", _draws(header.get("seed"))),
+        ("시작 / Started", _started(log)),
+        ("종료 / Ended", _ended(log, view)),
+        ("결과 / Result", _result_line(view, names)),
+    ]
+    if program and isinstance(view["state"], dict) and view["state"].get("stages"):
+        facts.append(("경기 / Matches", "\n".join(_stage_line(s, names) for s in view["state"]["stages"])))
+    return facts
+
+
+def _options(table: Table, options: Mapping[str, Any]) -> str:
+    """Each option as its label says it, with the value chosen: Korean lines, then English."""
+    if not options:
+        return "없음 / none"
+    specs = {spec.name: spec for spec in table.game.options}
+    ko, en = [], []
+    for name, value in options.items():
+        spec = specs.get(name)
+        if spec is None:
+            ko.append(f"{name} → {value}")
+            continue
+        default = value == spec.default
+        ko.append(f"{spec.label.ko} → {value}" + (" (기본)" if default else ""))
+        if spec.label.en != spec.label.ko:
+            en.append(f"{spec.label.en} → {value}" + (" (default)" if default else ""))
+    return "\n".join(ko + en)
+
+
+def _draws(seed: Any) -> str:
+    if seed is None:
+        return "실전: 운영체제의 암호학적 난수 / live: the operating system's cryptographic generator"
+    return f"리허설: 시드 {seed} (누구나 같은 추첨을 재현 가능) / rehearsal: seed {seed} (anyone can repeat the draws)"
+
+
+def _live(log: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    return [row for row in log if row["event"]["type"] == kind and not row.get("voided_by")]
+
+
+def _started(log: list[dict[str, Any]]) -> str:
+    started = _live(log, STARTED)
+    return _moment(started[0]["t"]) if started else "시작 전 / not started"
+
+
+def _ended(log: list[dict[str, Any]], view: dict[str, Any]) -> str:
+    finished = _live(log, FINISHED)
+    if finished:
+        reason = finished[-1]["event"].get("reason") or ""
+        return _moment(finished[-1]["t"]) + (f" · {reason}" if reason else "")
+    if view.get("result") is not None and log:
+        return (f"결과 확정 {_moment(log[-1]['t'])}, 테이블은 아직 닫히지 않음 / result reached "
+                f"{_moment(log[-1]['t'])}, table not yet closed")
+    return "진행 중 / still running" if _live(log, STARTED) else "—"
+
+
+def _result_line(view: dict[str, Any], names: Sequence[str]) -> str:
+    result = view.get("result")
+    if result is None:
+        return "아직 없음 / none yet"
+    placed = []
+    for s in sorted(result["standings"], key=lambda s: (s["rank"], s["seat"])):
+        score = "" if s.get("score") is None else f" ({s['score']})"
+        placed.append(f"{s['rank']}위 {_seat(names, s['seat'])}{score}")
+    return f"{', '.join(placed)}\n{_both(result.get('decided_by'))}"
+
+
+def _stage_line(stage: Mapping[str, Any], names: Sequence[str]) -> str:
+    players = ", ".join(names[p] for p in stage.get("players", ()) if 0 <= p < len(names))
+    status = "확정 / confirmed" if stage.get("status") == "confirmed" else "진행 / running"
+    return f"{_both(stage.get('title'))}: {players} ({status})"
+
+
+# -- the audit report ---------------------------------------------------------------------------
+
+
+def audit_sections(log: list[dict[str, Any]]) -> list[Section]:
+    """Every entry in words, then the corrections with their reasons."""
+    rows: list[tuple[str, ...]] = [("#", "시각\nTime", "누가\nWho", "무엇\nWhat")]
+    muted = []
+    for row in log:
+        said = _lines(row["what"])
+        if row.get("voided_by"):
+            by = row["voided_by"]
+            said = f"무효 (v{by}에서) / voided at v{by}\n{said}"
+            muted.append(len(rows))
+        rows.append((f"v{row['v']}", _clock(row["t"]), _who(row["who"]), said))
+    voids = [row for row in log if row["event"]["type"] == VOIDED]
+    on_behalf = sum(1 for row in log if row["actor"].startswith("dealer>"))
     return [
-        Section(heading="테이블", heading_en="Table", paragraphs=(
-            f"자리 / seats: {seats}", f"옵션 / options: {json.dumps(view['options'], ensure_ascii=False)}")),
-        Section(heading="모든 행동, 정정, 공개", heading_en="Every action, correction and reveal", table=tuple(rows)),
+        Section(heading="모든 행동, 정정, 공개", heading_en="Every action, correction and reveal", table=tuple(rows),
+                column_weights=(0.7, 0.95, 1.7, 6.2), muted_rows=tuple(muted), small=True,
+                paragraphs=(f"기록 {len(log)}건, 무효 처리 {len(voids)}건, 딜러 대리 입력 {on_behalf}건. 시각은 현지 시각. / "
+                            f"Entries: {len(log)}; voids: {len(voids)}; entered by the dealer for a seat: {on_behalf}. "
+                            "Local times.",)),
+        _corrections(log, voids),
     ]
 
 
-def _results(view: dict[str, Any]) -> list[Section]:
+def _corrections(log: list[dict[str, Any]], voids: list[dict[str, Any]]) -> Section:
+    if not voids:
+        return Section(heading="정정", heading_en="Corrections", paragraphs=("무효 처리 없음 / no voids",))
+    rows: list[tuple[str, ...]] = [("#", "시각\nTime", "누가\nWho", "무효로 한 기록과 사유\nVoided entries and reason")]
+    for void in voids:
+        voided = [row for row in log if row.get("voided_by") == void["v"]]
+        listed = "\n".join(f"v{row['v']} {_who(row['who'])}: {row['what'].get('ko', '')}" for row in voided)
+        reason = void["event"].get("reason", "")
+        rows.append((f"v{void['v']}", _clock(void["t"]), _who(void["who"]),
+                     f"{listed}\n사유 / reason: {reason}".strip()))
+    return Section(heading="정정", heading_en="Corrections", table=tuple(rows), column_weights=(0.7, 0.95, 1.7, 6.2),
+                   small=True)
+
+
+# -- the results --------------------------------------------------------------------------------
+
+
+def results_sections(view: dict[str, Any]) -> list[Section]:
     result = view["result"]
     if result is None:
         return [Section(heading="아직 결과가 없습니다", heading_en="No result yet")]
-    rows = [("순위 / rank", "자리 / seat", "선수 / player", "점수 / score")]
-    rows += [(str(s["rank"]), str(s["seat"] + 1), view["seats"][s["seat"]], "" if s["score"] is None else str(s["score"]))
-             for s in result["standings"]]
-    return [Section(heading="순위", heading_en="Ranking", paragraphs=(_both(result["decided_by"]),), table=tuple(rows))]
+    names = view["seats"]
+    rows: list[tuple[str, ...]] = [("순위 / Rank", "자리 / Seat", "선수 / Player", "점수 / Score")]
+    for s in sorted(result["standings"], key=lambda s: (s["rank"], s["seat"])):
+        player = names[s["seat"]] if 0 <= s["seat"] < len(names) else ""
+        rows.append((f"{s['rank']}위 / #{s['rank']}", f"{s['seat'] + 1}번 / {s['seat'] + 1}", player,
+                     "—" if s.get("score") is None else str(s["score"])))
+    decided = f"결정 기준 / Decided by: {_both(result.get('decided_by'))}"
+    return [Section(heading="순위", heading_en="Standings", paragraphs=(decided,), table=tuple(rows),
+                    column_weights=(1.2, 1, 3, 1.2))]
+
+
+def _signature(sheet: str, log: list[dict[str, Any]]) -> Signature:
+    """The signature line; the date is the day the match was played (its last entry)."""
+    date = _local(log[-1]["t"]).strftime("%Y-%m-%d") if log else ""
+    return Signature(date=date, note=SIGNATURE_NOTE[sheet])

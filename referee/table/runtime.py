@@ -599,6 +599,10 @@ def audience_log(entries: list[dict[str, Any]], audience: Audience, game: Game |
     for version, entry in numbered:
         event = Event.from_json(entry["event"])
         visible = event.visible_to(audience)
+        if visible["type"] == VOIDED and not dealer:
+            # The voided action in this audience's numbering, never the table's (which counts
+            # what was hidden from it).
+            visible["action"] = first_of_action.get(visible["action"], visible["action"])
         row = {"v": version, "action": first_of_action[entry["action"]], "actor": entry["actor"], "t": entry["t"],
                "event": visible, "who": who(entry["actor"], names).to_json(),
                "what": what(game, visible, names).to_json()}

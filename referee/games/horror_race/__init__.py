@@ -50,6 +50,7 @@ from __future__ import annotations
 
 from referee.kernel import Game, OptionSpec, T
 
+from .describe import describe
 from .rules import decide, evolve, result, setup, turn
 from .state import RaceState, groups_allowed
 from .views import view
@@ -75,6 +76,7 @@ GAME = Game(
                    accepts=groups_allowed),
     ),
     default_seats=10,
+    describe=describe,
     reveals=frozenset({"ZoneResolved", "RaceFinished", "BackingsRevealed"}),
 )
 

@@ -66,6 +66,7 @@ from __future__ import annotations
 from referee.kernel import Game, OptionSpec, T
 
 from .cards import DECK, Comparison, compare, is_quattro, virtual_choice
+from .describe import describe
 from .rules import decide, setup, turn
 from .state import DEALER, REFEREE, QuattroState, evolve
 from .views import result, view
@@ -86,6 +87,7 @@ GAME = Game(
                    T("카드 배분: referee(심판이 섞어 배분) 또는 dealer(딜러가 실제 배분을 입력)",
                      "Deal: referee (the referee shuffles and deals) or dealer (the dealer enters the physical deal)")),
     ),
+    describe=describe,
     reveals=frozenset({"CardsOpened", "HandsCompared"}),
 )
 

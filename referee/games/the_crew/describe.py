@@ -120,7 +120,8 @@ def describe(event: dict[str, Any], names: tuple[str, ...]) -> T | None:
             actual_en = f" (actually: {POSITION_SHORT[event['actual']].en})" if "actual" in event else ""
             return T(f"{w.ko} 소통: {c.ko}, 토큰 {pos.ko}{actual}", f"{w.en} communicates {c.en}, token {pos.en}{actual_en}")
         case "CommunicationSkipped":
-            return None  # a routine pass: nothing to tell the room
+            w = who(event["seat"])
+            return T(f"{w.ko}: 이번 트릭에는 소통하지 않음", f"{w.en}: no communication this trick")
         case "CardPlayed":
             w, c = who(event["seat"]), card(event["card"])
             return T(f"{event['trick']}번째 트릭: {w.ko} {c.ko}", f"Trick {event['trick']}: {w.en} plays {c.en}")

@@ -64,6 +64,7 @@ from __future__ import annotations
 from referee.kernel import Game, OptionSpec, T
 
 from .decisions import turn
+from .describe import describe
 from .rules import decide, evolve, result, setup
 from .state import DEAL_DEALER, DEAL_REFEREE, NO_BID_DEALER, NO_BID_FIRST, SEATS, GalleryState
 from .views import run_sheet, view
@@ -88,7 +89,8 @@ GAME = Game(
                      "Rank 1 when nobody bids: the first to enter, or named by the dealer")),
     ),
     default_seats=SEATS,
+    describe=describe,
     reveals=frozenset({"WorksRevealed", "AuctionWon", "SeatEliminated", "GallerySold"}),
 )
 
-__all__ = ["GAME", "GalleryState", "decide", "evolve", "result", "run_sheet", "setup", "turn", "view"]
+__all__ = ["GAME", "GalleryState", "decide", "describe", "evolve", "result", "run_sheet", "setup", "turn", "view"]
