@@ -168,10 +168,12 @@ def gallery_streams(server: LiveServer, appraise: bool) -> tuple[dict[str, list[
     """One round of a seeded (rehearsal) Gallery with fixed moves; with `appraise`, the first
     picker appraises a work before picking. The streams every audience but the appraiser got."""
     show, links = new_show(server, NAMES, show="cf")
-    public = Client(server.url, "/public", {"show": show})
     phones = [Client(server.url, "/seat", {"token": link["token"]}) for link in links]
-    for client in [public, *phones]:
+    for client in phones:
         client.wait_for(lambda e, p: e == "view")
+    time.sleep(1.0)  # the join screen's updates for the phones coming in are sent: a quiet start
+    public = Client(server.url, "/public", {"show": show})
+    public.wait_for(lambda e, p: e == "view")
     table = server.ok("create_table", show=show, game="tricky_gallery", players=NAMES, seed=5)["table"]
     appraiser = None
 
@@ -221,8 +223,9 @@ def test_an_appraisal_leaves_every_other_stream_byte_identical(tmp_path_factory)
     match with and without an appraisal must give the public and every other seat the very
     same bytes."""
     worlds = []
+    port = free_port()  # the same address in both worlds (the join screen shows it)
     for appraise in (False, True):
-        live = LiveServer(tmp_path_factory.mktemp(f"world-{appraise}")).start()
+        live = LiveServer(tmp_path_factory.mktemp(f"world-{appraise}"), port=port).start()
         try:
             worlds.append(gallery_streams(live, appraise))
         finally:

@@ -334,6 +334,17 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
             abort(404)
         return render_template("display.html", show=show, overlay=request.args.get("overlay") == "1")
 
+    @app.get("/display/<show>/join.svg")
+    def join_qr(show: str) -> Response:
+        """The QR of the join address, for the projector's join screen (nothing secret in it)."""
+        if not service.show_exists(show):
+            abort(404)
+        import qrcode  # only the join screen needs it
+        import qrcode.image.svg
+
+        image = qrcode.make(f"{base_url()}/join", image_factory=qrcode.image.svg.SvgPathImage, border=4)
+        return Response(image.to_string(), mimetype="image/svg+xml")
+
     @app.get("/display-assets/<path:name>")
     def display_assets(name: str) -> Response:
         return send_from_directory(ROOT / "display", name)

@@ -405,13 +405,18 @@ class Service:
     def seat_socket(self, link: PlayerLink, sid: str, present: bool) -> None:
         """Record a phone's socket (on any process), so a re-issue can end it."""
         key = self._sockets_key(link.show, link.player)
+        pipe = self.r.pipeline()
         if present:
-            pipe = self.r.pipeline()
             pipe.hset(key, sid, link.version)
             pipe.expire(key, 24 * 3600)
-            pipe.execute()
         else:
-            self.r.hdel(key, sid)
+            pipe.hdel(key, sid)
+        pipe.incr(f"{self.prefix}presence:{link.show}")  # the join screen shows who is here
+        pipe.hlen(key)
+        devices = pipe.execute()[-1]
+        # Every phone of this card hears how many are open: a card open on two devices warns both.
+        self.publish("/seat", player_room(link.show, link.player, link.version), "devices", {"count": devices})
+        self.changed(link.show, public=True)
 
     def seat_submit(self, link: PlayerLink, payload: Any) -> dict[str, Any]:
         require(isinstance(payload, dict), "api/bad_payload", "제출 내용은 JSON 객체여야 합니다",
@@ -460,6 +465,13 @@ class Service:
         view = moment.view(current, Audience.public()) if current else None
         payload = {"show": {"id": show, "name": moment.info["name"]}, "table": view,
                    "version": view["version"] if view else 0}
+        if view is None or not view["started"] or view["state"].get("program"):
+            # Before a match, the projector is the join screen: where to join, and whose phone
+            # is here (names are public; which phones are connected is all it tells).
+            here = self.presence(show, len(moment.info["roster"]))
+            payload["join"] = {"url": f"{self.base_url()}/join",
+                               "players": [{"name": n, "here": c > 0} for n, c in zip(moment.info["roster"], here,
+                                                                                         strict=True)]}
         self._public[show] = (self._public_key(show, current), payload)
         return payload
 
@@ -497,8 +509,9 @@ class Service:
         pipe.hmget(f"{self.prefix}show:{show}", ["current", "reveal_hold"])
         pipe.llen(self.store.log_key(current or ""))
         pipe.get(self._released_key(current or ""))
-        (now, hold), length, released = pipe.execute()
-        return (now or None, int(length) if now == current else -1, hold, released)
+        pipe.get(f"{self.prefix}presence:{show}")
+        (now, hold), length, released, presence = pipe.execute()
+        return (now or None, int(length) if now == current else -1, hold, released, presence)
 
     def audience_snapshot(self, show: str) -> dict[str, Any]:
         """The public snapshot for a screen that connects. Screens of one process share it while
@@ -528,10 +541,14 @@ class Service:
                 "version": view["version"] if view else 0, "focus": focus,
                 "tables": [moment.summary(t, seat, link.player) for t, seat in moment.tables_of(link.player)]}
 
-    def changed(self, show: str, table_id: str | None = None, everyone: bool = False) -> None:
-        """A command changed the show: send every audience its view, once acknowledged."""
+    def changed(self, show: str, table_id: str | None = None, everyone: bool = False, public: bool = False) -> None:
+        """A command changed the show: send every audience its view, once acknowledged
+        (``public``: only the projector's may have changed, e.g. who is here)."""
         def task() -> None:
             try:
+                if public:
+                    self._publish_changed(show, [("/public", public_room(show), self.public_snapshot(show))])
+                    return
                 self.fan_out(show, table_id, everyone)
             except Exception:  # the command stands; screens catch up on their next update
                 log.exception("fan-out failed for %s", show)
