@@ -151,14 +151,12 @@ def test_the_embedded_redis_is_reachable_only_by_its_user(tmp_path):
 
 
 def first_move(decision: dict[str, Any]) -> dict[str, Any]:
-    """A fixed answer to any decision: its first option (the first bid for the auction)."""
+    """A fixed answer to any decision: its first option, the lowest number."""
     move = {"type": decision["move"]}
     for field in decision["fields"]:
         values = [o["value"] for o in field.get("options", [])]
         if field["shape"] == "number":
             move[field["name"]] = field["low"]
-        elif decision["move"] == "enter_auction":
-            move[field["name"]] = next(v for v in values if str(v).startswith("bid:"))
         else:
             move[field["name"]] = values[0]
     return move

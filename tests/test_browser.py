@@ -52,14 +52,18 @@ def test_whole_match_through_console_phones_and_projector(server, browser):
     projector.screenshot(path=str(ARTIFACTS / "projector-sealed.png"))
     phones[0].screenshot(path=str(ARTIFACTS / "phone-receipt.png"))
 
-    # The dealer enters seat 2's coin on its behalf, then voids it with a reason.
+    # The dealer enters seat 2's coin on its behalf (picking the seat that owes), then voids it
+    # with a reason after seeing what the void undoes.
+    console.click(".seat-chip[data-seat='1']")
     console.wait_for_selector(".decision[data-seat='1'] .option[data-value='10']")
     console.click(".decision[data-seat='1'] .option[data-value='10']")
     console.click(".decision[data-seat='1'] button.next")
     console.click(".decision[data-seat='1'] button.submit")
-    console.wait_for_selector(".log-table td:text('dealer>seat:1')")
-    console.fill("[data-action=void] input[name=reason]", "잘못 입력 / wrong coin")
-    console.click("[data-action=void] button[type=submit]")
+    console.wait_for_selector(".log-table td:text('딜러(2번 나래 대신)')")
+    console.click("[data-action=void-last]")
+    console.wait_for_selector(".void-dialog .void-target:text('나래')")
+    console.fill(".void-dialog input[name=reason]", "잘못 입력 / wrong coin")
+    console.click("[data-action=confirm-void]")
     console.wait_for_selector(".log-table tr.voided")
     console.screenshot(path=str(ARTIFACTS / "console-void.png"), full_page=True)
 

@@ -58,8 +58,21 @@ def submit(state: GalleryState, seat: int, kind: str, sticker: str) -> tuple[Gal
     return apply(state, Actor.of_seat(seat), {"type": "submit_work", "entry": f"{kind}/{sticker}"})
 
 
+def auction_move(outcome: Any) -> dict[str, Any]:
+    """An auction result as these tests write it ("bid:seat:chips", "tie", "none", "none:seat")
+    made into the dealer's move."""
+    parts = outcome.split(":") if isinstance(outcome, str) else []
+    if parts[:1] == ["bid"] and len(parts) == 3:
+        return {"type": "enter_auction", "winner": int(parts[1]), "bid": int(parts[2])}
+    if outcome == "tie":
+        return {"type": "auction_tie"}
+    if parts[:1] == ["none"]:
+        return {"type": "auction_no_bid", **({"seat": int(parts[1])} if len(parts) == 2 else {})}
+    raise ValueError(outcome)
+
+
 def auction(state: GalleryState, outcome: str) -> tuple[GalleryState, list[Event]]:
-    return dealer(state, {"type": "enter_auction", "outcome": outcome})
+    return dealer(state, auction_move(outcome))
 
 
 def take(state: GalleryState, seat: int, work: Any) -> tuple[GalleryState, list[Event]]:
@@ -394,12 +407,25 @@ def test_siren_sounds_when_two_or_more_fakes_were_submitted(fakers, siren):
 # -- Gallery rule 5: the auction -----------------------------------------------------------------
 
 
+def auction_fields(state: GalleryState) -> dict[str, Any]:
+    """The dealer's auction decisions as the console renders them: move -> its fields."""
+    return {d.move: {f.name: f for f in d.fields} for d in GAME.turn(state).decisions if d.seat is None
+            and d.move.startswith("auction") or d.move == "enter_auction"}
+
+
+def test_the_auction_is_a_seat_and_a_number_not_a_list_of_every_bid():
+    """Issue 12, item 2: the console showed 92 buttons (9 seats x 1-10 chips, tie, no bid)."""
+    state = submit_all(new_game())
+    fields = auction_fields(state)
+    assert set(fields) == {"enter_auction", "auction_tie", "auction_no_bid"}
+    winner, bid = fields["enter_auction"]["winner"], fields["enter_auction"]["bid"]
+    assert winner.kind == "seat" and [o.value for o in winner.options] == list(range(9))
+    assert (bid.shape, bid.low, bid.high) == ("number", 1, 10)
+    assert fields["auction_tie"] == {} and fields["auction_no_bid"] == {}
+
+
 def test_auction_winner_pays_the_bid_and_becomes_rank_1():
     state = submit_all(new_game())
-    offered = options(state, None, "enter_auction")
-    # Each surviving seat can win with 1..10 chips, plus a tie and "no bid".
-    assert len(offered) == 9 * 10 + 2
-    assert "bid:4:10" in offered and "bid:4:11" not in offered and "bid:4:0" not in offered
     state, events = auction(state, "bid:4:7")
     assert events[0].data == {"round": 1, "seat": 4, "bid": 7, "no_bid": False}
     assert state.chips[4] == 3 and sum(state.chips) == 83  # 7 chips went to the bank
@@ -409,14 +435,19 @@ def test_auction_winner_pays_the_bid_and_becomes_rank_1():
 
 def test_the_winner_must_hold_the_bid():
     state = submit_all(new_game())
-    err = rule_error(state, Actor.dealer(), {"type": "enter_auction", "outcome": "bid:4:11"})
-    assert err.code == "gallery/not_enough_chips" and "bid:4:11" in err.en
-    assert rule_error(state, Actor.dealer(), {"type": "enter_auction", "outcome": "bid:4:0"}).code == "gallery/bad_bid"
-    for bad in ("bid:4", "bid:x:3", "win:4:3", 7, "nonsense"):
-        assert rule_error(state, Actor.dealer(), {"type": "enter_auction", "outcome": bad}).code == "gallery/bad_outcome"
-    # After a transfer of 5 chips seat 4 holds 15 and may bid them.
+    err = rule_error(state, Actor.dealer(), auction_move("bid:4:11"))
+    assert err.code == "move/malformed"  # above anyone's chips: out of the number's range
     state, _ = transfer(state, 2, 4, 5)
-    assert "bid:4:15" in options(state, None, "enter_auction") and "bid:2:6" not in options(state, None, "enter_auction")
+    err = rule_error(state, Actor.dealer(), auction_move("bid:2:6"))  # seat 2 now holds 5
+    assert err.code == "gallery/not_enough_chips" and "6" in err.en and "5" in err.en
+    assert rule_error(state, Actor.dealer(), auction_move("bid:4:0")).code == "move/malformed"
+    for bad in ({"type": "enter_auction", "winner": [4], "bid": 3}, {"type": "enter_auction", "winner": 4},
+                {"type": "enter_auction", "winner": 4, "bid": "3"}):
+        assert rule_error(state, Actor.dealer(), bad).code == "move/malformed"
+    assert rule_error(state, Actor.dealer(), {"type": "enter_auction", "winner": 12, "bid": 3}).code == \
+        "gallery/not_in_game"
+    # After a transfer of 5 chips seat 4 holds 15 and may bid them.
+    assert auction_fields(state)["enter_auction"]["bid"].high == 15
     state, _ = auction(state, "bid:4:15")
     assert state.chips[4] == 0
 
@@ -444,23 +475,24 @@ def test_no_bid_makes_the_first_to_enter_rank_1_in_odd_and_even_rounds():
 
 def test_no_bid_option_dealer_picks_names_rank_1():
     state = submit_all(new_game({"no_bid_rank1": "dealer_picks"}))
-    offered = options(state, None, "enter_auction")
-    assert "none" not in offered and [v for v in offered if v.startswith("none")] == [f"none:{s}" for s in range(9)]
-    assert rule_error(state, Actor.dealer(), {"type": "enter_auction", "outcome": "none"}).code == "gallery/no_bid_needs_seat"
+    seat = auction_fields(state)["auction_no_bid"]["seat"]
+    assert seat.kind == "seat" and [o.value for o in seat.options] == list(range(9))
+    assert rule_error(state, Actor.dealer(), {"type": "auction_no_bid"}).code == "move/malformed"
+    assert rule_error(state, Actor.dealer(), {"type": "auction_no_bid", "seat": 9}).code == "gallery/no_bid_needs_seat"
     state, events = auction(state, "none:5")
     assert events[0].data == {"round": 1, "seat": 5, "bid": 0, "no_bid": True}
 
 
-def test_default_no_bid_refuses_a_named_seat():
+def test_default_no_bid_names_the_first_to_enter_whatever_is_sent():
     state = submit_all(new_game())
-    assert "none:5" not in options(state, None, "enter_auction")
-    err = rule_error(state, Actor.dealer(), {"type": "enter_auction", "outcome": "none:5"})
-    assert err.code == "gallery/no_bid_is_first_entrant"
+    assert auction_fields(state)["auction_no_bid"] == {}
+    state, events = dealer(state, {"type": "auction_no_bid", "seat": 5})  # an extra field is ignored
+    assert events[0].data["seat"] == 1
 
 
 def test_only_the_dealer_enters_the_auction():
     state = submit_all(new_game())
-    assert rule_error(state, Actor.of_seat(4), {"type": "enter_auction", "outcome": "bid:4:1"}).code == "move/not_owed"
+    assert rule_error(state, Actor.of_seat(4), auction_move("bid:4:1")).code == "move/not_owed"
 
 
 # -- Gallery rule 6: the selection chain ---------------------------------------------------------
@@ -624,7 +656,7 @@ def test_two_fakes_in_a_gallery_eliminate_the_seat_and_everything_it_holds_leave
     assert err.code == "gallery/not_in_game"
     state = submit_all(state)
     assert 8 not in [w["seat"] for w in public(state)["reveal"]["works"]]
-    assert not any(o.startswith("bid:8:") for o in options(state, None, "enter_auction"))
+    assert 8 not in [o.value for o in auction_fields(state)["enter_auction"]["winner"].options]
 
 
 # -- Gallery rule 9: chip transfers --------------------------------------------------------------

@@ -68,16 +68,17 @@ def move(server: LiveServer, show: str, table: str, seat: int | None, payload: d
     return server.ok("move", show=show, table=table, seat=seat, move=payload, sid=uuid.uuid4().hex)["ack"]
 
 
-def auction_choice(decision: dict[str, Any], rnd: random.Random) -> str:
-    """A random auction outcome with a small bid (so chips stay for appraisals); now and then a
-    tie (re-bid) or no bid."""
-    values = [o["value"] for o in decision["fields"][0]["options"]]
+def auction_choice(decisions: list[dict[str, Any]], rnd: random.Random) -> dict[str, Any]:
+    """A random auction result with a small bid (so chips stay for appraisals); now and then a
+    tie (re-bid) or no bid (the dealer's auction decisions as the view lists them)."""
+    owed = {d["move"]: d for d in decisions}
     roll = rnd.random()
-    if roll < 0.1 and "tie" in values:
-        return "tie"
-    if roll < 0.2 and "none" in values:
-        return "none"
-    return rnd.choice([v for v in values if re.fullmatch(r"bid:\d+:[12]", v)])
+    if roll < 0.1:
+        return {"type": "auction_tie"}
+    if roll < 0.2 and not owed["auction_no_bid"]["fields"]:
+        return {"type": "auction_no_bid"}
+    winners = [o["value"] for o in owed["enter_auction"]["fields"][0]["options"]]
+    return {"type": "enter_auction", "winner": rnd.choice(winners), "bid": 1}
 
 
 def seat_choice(decision: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
@@ -127,8 +128,7 @@ def test_whole_match_over_sockets_keeps_authenticity_and_appraisals_secret(serve
                 break
             owing = sorted({d["seat"] for d in view["decisions"] if d["seat"] is not None})
             if not owing:
-                decision = next(d for d in view["decisions"] if d["move"] == "enter_auction")
-                move(server, show, table, None, {"type": "enter_auction", "outcome": auction_choice(decision, rnd)})
+                move(server, show, table, None, auction_choice(view["decisions"], rnd))
                 continue
             seat = rnd.choice(owing)
             phone = seats[seat]
@@ -219,7 +219,7 @@ def play_rounds(server: LiveServer, show: str, table: str, rounds: int, rnd: ran
         pending = [d for d in view["decisions"] if d["move"] != "transfer_chips"]
         decision = pending[0]
         if decision["move"] == "enter_auction":
-            payload = {"type": "enter_auction", "outcome": auction_choice(decision, rnd)}
+            payload = auction_choice(view["decisions"], rnd)
         elif decision["move"] == "take_work" and len(pending) > 1 and rnd.random() < 0.3:
             payload = seat_choice(pending[1], rnd)
         elif decision["move"] == "submit_work":
@@ -371,10 +371,12 @@ def test_one_round_through_console_phones_and_projector(server, browser):
     projector.wait_for_selector("#tg-flash", state="hidden", timeout=10000)
     shot(projector, "projector-works")
 
-    # The dealer enters the auction in the console: seat 1 (나래) wins with 2 chips.
-    console.wait_for_selector(".decision[data-seat='dealer'] .option[data-value='bid:0:2']")
-    card = console.query_selector(".decision[data-seat='dealer']:has(.option[data-value='bid:0:2'])")
-    card.query_selector(".option[data-value='bid:0:2']").click()
+    # The dealer enters the auction in the console: seat 1 (나래) wins with 2 chips: a seat from
+    # the grid and a number, not one button among 92.
+    console.wait_for_selector(".decision[data-move='enter_auction'] .field[data-field='winner'] .option[data-value='0']")
+    card = console.query_selector(".decision[data-move='enter_auction']")
+    card.query_selector(".field[data-field='winner'] .option[data-value='0']").click()
+    card.query_selector(".field[data-field='bid'] input[type=number]").fill("2")
     card.query_selector("button.next").click()
     card.wait_for_selector(".confirm-q")
     card.query_selector("button.submit").click()

@@ -296,7 +296,7 @@ def view(state: CoinState, audience: Audience) -> dict[str, Any]:
             entry["box"] = list(state.boxes[seat])
             entry["token"] = state.tokens[seat]
         seats.append(entry)
-    return {
+    out = {
         "game": "tricky_coin",
         "round": state.round if state.step != OVER else state.round - 1,
         "rounds": state.rounds,
@@ -311,6 +311,23 @@ def view(state: CoinState, audience: Audience) -> dict[str, Any]:
             for o in state.opened
         ],
     }
+    if audience.kind == "dealer":
+        out["panel"] = _panel(state)
+    return out
+
+
+def _panel(state: CoinState) -> list[dict[str, Any]]:
+    """Every secret for the dealer's console: each box, each hand, each sealed token."""
+    def coins(values: Any) -> str:
+        return ", ".join(str(c) for c in sorted(values)) or "-"
+
+    rows: list[list[Any]] = [[{"ko": "자리", "en": "Seat"}, {"ko": "상자 (비밀)", "en": "Box (secret)"},
+                              {"ko": "남은 코인", "en": "Coins left"}, {"ko": "GO/STOP", "en": "GO/STOP"}]]
+    for seat in (0, 1):
+        rows.append([{"ko": f"{seat + 1}번", "en": f"Seat {seat + 1}"}, {"ko": coins(state.boxes[seat]),
+                     "en": coins(state.boxes[seat]), "tone": "secret"}, coins(state.hands[seat]),
+                     state.tokens[seat] or "-"])
+    return [{"heading": {"ko": f"{state.round}라운드", "en": f"Round {state.round}"}, "table": rows}]
 
 
 def result(state: CoinState) -> Result | None:

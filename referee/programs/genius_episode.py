@@ -169,7 +169,8 @@ def final(state: ProgramState) -> Result | None:
 
 
 def board(state: ProgramState) -> dict[str, Any]:
-    return {"points": {str(p): v for p, v in (points(state) or {}).items()}, "guests": sorted(guests(state)),
+    scores = points(state)
+    return {"points": None if scores is None else {str(p): v for p, v in scores.items()}, "guests": sorted(guests(state)),
             "tied": lowest(state) if len(lowest(state)) > 1 else [], "candidate": candidate(state),
             "opponent": state.record("opponent"), "eliminated": eliminated_player(state)}
 

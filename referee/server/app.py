@@ -364,9 +364,27 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
             abort(403)
         from .printing import seat_cards_pdf  # reportlab loads only when someone prints
 
-        pdf = seat_cards_pdf(service, show)
+        player = request.args.get("player", type=int)
+        if player is not None and not 0 <= player < len(shows.roster(show)):
+            abort(404)
+        pdf = seat_cards_pdf(service, show, player)
         return Response(pdf, mimetype="application/pdf",
                         headers={"Content-Disposition": f'inline; filename="{show}-seat-cards.pdf"'})
+
+    @app.get("/print/<show>/card/<int:player>.svg")
+    def card_qr(show: str, player: int) -> Response:
+        """A player's card as a QR on the console (after a re-issue: scan it from the screen)."""
+        staff = staff_from_session()
+        if staff is None or not shows.exists(show) or not staff.may(show):
+            abort(403)
+        links = service.links(show)
+        if not 0 <= player < len(links):
+            abort(404)
+        import qrcode
+        import qrcode.image.svg
+
+        image = qrcode.make(links[player]["url"], image_factory=qrcode.image.svg.SvgPathImage, border=4)
+        return Response(image.to_string(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
     @app.get("/print/<show>/<table>/<sheet>.pdf")
     def table_sheet(show: str, table: str, sheet: str) -> Response:

@@ -33,8 +33,9 @@ SIGNATURE_NOTE = {
 }
 
 
-def seat_cards_pdf(service: Service, show: str) -> bytes:
-    """One card per player of the show: name, seat, QR of the phone link, fallback code."""
+def seat_cards_pdf(service: Service, show: str, player: int | None = None) -> bytes:
+    """One card per player of the show (or only `player`'s, after a re-issue): name, seat, QR
+    of the phone link, fallback code."""
     info = service.shows.info(show)
     seats: dict[str, str] = {}
     for table_id in info["tables"]:  # the latest table that seats a player names the seat
@@ -52,6 +53,7 @@ def seat_cards_pdf(service: Service, show: str) -> bytes:
             code=link["code"],
         )
         for link in service.links(show)
+        if player is None or link["player"] == player
     )
     return render_seat_cards(SeatCardsModel(show_name=info["name"], cards=cards, join_url=f"{service.base_url()}/join"))
 

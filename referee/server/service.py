@@ -393,8 +393,9 @@ class Service:
         while True:
             try:
                 self.bots_step(rnd)
-            except Exception:  # a bot's trouble never stops the server
-                log.exception("rehearsal bots")
+            except Exception as exc:  # a bot's trouble (or Redis going away at shutdown) never stops the server
+                log.warning("rehearsal bots paused: %r", exc)
+                sleep(2.0)
             sleep(0.2)
 
     # -- phones ------------------------------------------------------------------------------
@@ -546,8 +547,10 @@ class Service:
         (``public``: only the projector's may have changed, e.g. who is here)."""
         def task() -> None:
             try:
-                if public:
-                    self._publish_changed(show, [("/public", public_room(show), self.public_snapshot(show))])
+                if public:  # who is here: the join screen and the consoles' rosters
+                    moment = Moment(self, show)
+                    self._publish_changed(show, [("/public", public_room(show), self.public_snapshot(show, moment))])
+                    self._to_consoles(show, moment)
                     return
                 self.fan_out(show, table_id, everyone)
             except Exception:  # the command stands; screens catch up on their next update
@@ -578,6 +581,10 @@ class Service:
             if moment.info["current"] == table_id:
                 rooms.append(("/public", public_room(show), self.public_snapshot(show, moment)))
         self._publish_changed(show, rooms)
+        self._to_consoles(show, moment)
+
+    def _to_consoles(self, show: str, moment: Moment) -> None:
+        """The dealer snapshot, only when a console is connected (any process)."""
         if self.r.exists(f"{self.prefix}dealers:{show}"):
             self.publish("/dealer", dealer_room(show), "show", self.dealer_snapshot(show, moment))
 

@@ -605,7 +605,7 @@ def audience_log(entries: list[dict[str, Any]], audience: Audience, game: Game |
             visible["action"] = first_of_action.get(visible["action"], visible["action"])
         row = {"v": version, "action": first_of_action[entry["action"]], "actor": entry["actor"], "t": entry["t"],
                "event": visible, "who": who(entry["actor"], names).to_json(),
-               "what": what(game, visible, names).to_json()}
+               "what": what(game, visible, names).to_json(), **({"by": entry["by"]} if "by" in entry else {})}
         if entry["action"] in voided:
             row["voided_by"] = voided[entry["action"]]
         out.append(row)

@@ -72,4 +72,19 @@ def view(state: RaceState, audience: Audience) -> dict[str, Any]:
     }
     if audience.kind == "dealer":
         out["box"] = dict(zip(CHARACTERS, state.box, strict=True))
+        out["panel"] = _panel(state)
     return out
+
+
+def _panel(state: RaceState) -> list[dict[str, Any]]:
+    """Every secret for the dealer's console: each seat's backed characters, and the box."""
+    rows: list[list[Any]] = [[{"ko": "자리", "en": "Seat"}, {"ko": "응원 캐릭터 (비밀)", "en": "Backed (secret)"}]]
+    for seat in range(state.seats):
+        backed = [NAMES[c] for c in state.backings[seat]]
+        rows.append([{"ko": f"{seat + 1}번", "en": f"Seat {seat + 1}", "tone": "now" if state.in_turn == seat else None},
+                     {"ko": ", ".join(b.ko for b in backed) or "아직", "en": ", ".join(b.en for b in backed) or "not yet",
+                      "tone": "secret"}])
+    box = [[NAMES[c].to_json(), str(n)] for c, n in zip(CHARACTERS, state.box, strict=True)]
+    return [{"heading": {"ko": "응원 (점수 공개 전까지 비밀)", "en": "Backings (secret until the scoring)"}, "table": rows},
+            {"heading": {"ko": "상자 속 코인", "en": "Coins in the box"},
+             "table": [[{"ko": "캐릭터", "en": "Character"}, {"ko": "개수", "en": "Coins"}]] + box}]

@@ -6,7 +6,7 @@ from typing import Any
 
 from referee.kernel import Audience, Result, Standing
 
-from .cards import Comparison, decided_by
+from .cards import Comparison, decided_by, label
 from .state import OVER, SEATS, VIRTUALS, QuattroState, must_exchange
 
 
@@ -70,7 +70,34 @@ def view(state: QuattroState, audience: Audience) -> dict[str, Any]:
     }
     if audience.kind == "dealer":
         out["deck"] = list(state.deck)
+        out["panel"] = _panel(state)
     return out
+
+
+def _cards(cards) -> dict[str, str]:
+    ordered_cards = list(cards)
+    return {"ko": ", ".join(label(c).ko for c in ordered_cards) or "-", "en": ", ".join(label(c).en for c in ordered_cards) or "-"}
+
+
+def _panel(state: QuattroState) -> list[dict[str, Any]]:
+    """Every secret for the dealer's console: both hands, what each virtual player still hides,
+    the deck."""
+    hands: list[list[Any]] = [[{"ko": "후보", "en": "Candidate"}, {"ko": "손패", "en": "Hand"}, {"ko": "공개", "en": "Opened"},
+                               {"ko": "받은 카드", "en": "Received"}]]
+    for s in SEATS:
+        hands.append([{"ko": f"{s + 1}번", "en": f"Seat {s + 1}", "tone": "now" if state.to_act == s else None},
+                      {**_cards(state.hands[s]), "tone": "secret"}, _cards(state.opened[s]),
+                      _cards(card for _, card in state.received[s])])
+    virtual: list[list[Any]] = [[{"ko": "가상 플레이어", "en": "Virtual player"}, {"ko": "숨긴 카드", "en": "Hidden cards"},
+                                 {"ko": "앞면 (받은 카드)", "en": "Face up (given to it)"}]]
+    for vp in VIRTUALS:
+        if vp < len(state.virtual):
+            laid = [card for _, card in state.given[vp]]
+            virtual.append([{"ko": f"가상 {vp + 1}", "en": f"Virtual {vp + 1}"},
+                            {**_cards(c for c in state.virtual[vp] if c not in laid), "tone": "secret"}, _cards(laid)])
+    return [{"heading": {"ko": "후보의 손패", "en": "The candidates' hands"}, "table": hands},
+            {"heading": {"ko": "가상 플레이어", "en": "Virtual players"}, "table": virtual},
+            {"heading": {"ko": "덱", "en": "Deck"}, "paragraphs": [_cards(state.deck)]}]
 
 
 def result(state: QuattroState) -> Result | None:

@@ -14,8 +14,9 @@ Rules enforced here (cited beside each check as "Gallery rule N", numbering of R
    queue marks who is next.
 4. Reveal when all surviving seats have submitted: each work's kind and owner; the siren when
    two or more fakes were submitted this round (the fact only).
-5. Auction entered by the dealer: the winner and the bid (1 chip or more, no more than the
-   winner holds), paid to the bank; or "tie" (re-bid, entered again); or no bid (option).
+5. Auction entered by the dealer: the top bidder (a seat) and the bid (a number: 1 chip or more,
+   no more than the winner holds), paid to the bank (move enter_auction); or a tie at the top
+   (auction_tie: re-bid, entered again); or no bid (auction_no_bid, see the option).
 6. Selection chain: rank 1 takes a work of another seat; the owner of the taken work is the
    next rank and takes a remaining work, never their own and never rank 1's; the last seat
    takes rank 1's work.
@@ -53,7 +54,8 @@ Table options:
 
 Error codes: gallery/bad_deal, gallery/already_dealt, gallery/kind_exhausted,
 gallery/bad_name, gallery/bad_entry, gallery/work_not_in_hand, gallery/no_sticker_left,
-gallery/fake_on_premium, gallery/fake_stranded, gallery/bad_outcome, gallery/bad_bid,
+gallery/fake_on_premium, gallery/fake_stranded, gallery/bad_outcome (no longer raised: the
+auction is a seat and a number now), gallery/bad_bid,
 gallery/not_in_game, gallery/not_enough_chips, gallery/no_bid_is_first_entrant,
 gallery/no_bid_needs_seat, gallery/no_such_work, gallery/own_work, gallery/rank1_reserved,
 gallery/self_transfer.

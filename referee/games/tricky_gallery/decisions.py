@@ -71,12 +71,7 @@ def turn(state: GalleryState) -> Turn:
             sealed=(len(alive) - len(owing), len(alive)),
         )
     if state.step == AUCTION:
-        auction = Decision(
-            "enter_auction",
-            T("경매 결과를 입력하세요 (최고 입찰자와 입찰 칩)", "Enter the auction result (top bidder and bid)"),
-            (Field("outcome", "one", T("결과", "Outcome"), _auction_options(state)),),
-        )
-        return Turn(T(f"{label.ko}: 서열 경매", f"{label.en}: auction for rank 1"), (auction,) + extra)
+        return Turn(T(f"{label.ko}: 서열 경매", f"{label.en}: auction for rank 1"), _auction_decisions(state) + extra)
     if state.step == CHAIN:
         picker = current_picker(state)
         assert picker is not None
@@ -132,24 +127,29 @@ def _entry_option(kind: str, sticker: str) -> Option:
                                          f"{kind_label(kind).en} + {STICKER_LABELS[sticker].en}"))
 
 
-def _auction_options(state: GalleryState) -> tuple[Option, ...]:
-    out = [
-        Option(f"bid:{s}:{b}", T(f"{seat_label(state, s).ko} {b}칩 낙찰", f"{seat_label(state, s).en} wins with {b} chips"))
-        for s in survivors(state)
-        for b in range(1, state.chips[s] + 1)
-    ]
-    # Gallery rule 5: a tie at the top is re-bid.
-    out.append(Option("tie", T("최고가 동점: 다시 입찰", "Tie at the top: bid again")))
+def _auction_decisions(state: GalleryState) -> tuple[Decision, ...]:
+    """Gallery rule 5, as the dealer enters it: the top bidder (a seat) and the bid (a number),
+    or a tie at the top (re-bid), or no bid at all."""
+    bidders = tuple(s for s in survivors(state) if state.chips[s] >= 1)
+    out = []
+    if bidders:
+        out.append(Decision(
+            "enter_auction",
+            T("경매 결과: 최고 입찰자와 입찰 칩", "Auction result: the top bidder and the bid"),
+            (Field("winner", "one", T("최고 입찰자", "Top bidder"),
+                   tuple(Option(s, seat_label(state, s)) for s in bidders), kind="seat"),
+             # The most any bidder holds; a bid above the winner's own chips is refused.
+             Field("bid", "number", T("입찰 칩", "Chips bid"), low=1, high=max(state.chips[s] for s in bidders))),
+        ))
+    out.append(Decision("auction_tie", T("최고가 동점: 다시 입찰", "Tie at the top: bid again")))
     if state.no_bid == NO_BID_FIRST:
         first = entering_order(state)[0]
-        out.append(Option("none", T(f"입찰 없음: {seat_label(state, first).ko} 1위 (입장 순서 첫 번째)",
-                                    f"No bid: {seat_label(state, first).en} is rank 1 (first to enter)")))
+        out.append(Decision("auction_no_bid", T(f"입찰 없음: {seat_label(state, first).ko} 1위 (입장 순서 첫 번째)",
+                                                f"No bid: {seat_label(state, first).en} is rank 1 (first to enter)")))
     else:
-        out += [
-            Option(f"none:{s}", T(f"입찰 없음: 딜러가 {seat_label(state, s).ko}을(를) 1위로 지정",
-                                  f"No bid: the dealer names {seat_label(state, s).en} rank 1"))
-            for s in survivors(state)
-        ]
+        out.append(Decision("auction_no_bid", T("입찰 없음: 딜러가 1위를 지정", "No bid: the dealer names rank 1"),
+                            (Field("seat", "one", T("1위", "Rank 1"),
+                                   tuple(Option(s, seat_label(state, s)) for s in survivors(state)), kind="seat"),)))
     return tuple(out)
 
 

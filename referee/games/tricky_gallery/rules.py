@@ -89,7 +89,12 @@ def decide(state: GalleryState, actor: Actor, move: dict[str, Any], rng: Rng) ->
         case "submit_work":
             events = [_submission(state, actor.acting_seat, move["entry"])]
         case "enter_auction":
-            events = [_auction(state, move["outcome"])]
+            events = [_auction_won(state, move["winner"], move["bid"])]
+        case "auction_tie":
+            # Gallery rule 5: a tie at the top is re-bid; the dealer enters the result again.
+            events = [Event("AuctionTied", {"round": state.round})]
+        case "auction_no_bid":
+            events = [_no_bid(state, move.get("seat"))]
         case "take_work":
             events = [_take(state, actor.acting_seat, move["work"])]
         case "appraise":
@@ -187,45 +192,29 @@ def _submission(state: GalleryState, seat: int, value: Any) -> Event:
     return Event("WorkSubmitted", {"seat": seat, "round": state.round}, {"kind": kind, "sticker": sticker}, (seat,))
 
 
-def _auction(state: GalleryState, value: Any) -> Event:
-    alive = set(survivors(state))
-    if value == "tie":
-        # Gallery rule 5: a tie at the top is re-bid; the dealer enters the result again.
-        return Event("AuctionTied", {"round": state.round})
-    parts = value.split(":") if isinstance(value, str) else []
-    if parts == ["none"] or (len(parts) == 2 and parts[0] == "none"):
-        if state.no_bid == NO_BID_FIRST:
-            # Gallery rule 5 (option no_bid_rank1=first_entrant): the first to enter is rank 1.
-            require(parts == ["none"], "gallery/no_bid_is_first_entrant",
-                    f"입찰이 없으면 입장 순서 첫 번째가 1위입니다 ('none'): {value!r}",
-                    f"With no bid the first to enter is rank 1 (use 'none'): {value!r}", outcome=value)
-            seat = entering_order(state)[0]
-        else:
-            # Gallery rule 5 (option no_bid_rank1=dealer_picks): the dealer names rank 1.
-            require(len(parts) == 2 and parts[1].isdigit() and int(parts[1]) in alive, "gallery/no_bid_needs_seat",
-                    f"입찰이 없으면 딜러가 1위 자리를 지정합니다 ('none:자리'): {value!r}",
-                    f"With no bid the dealer names the rank-1 seat ('none:seat'): {value!r}", outcome=value)
-            seat = int(parts[1])
-        return Event("AuctionWon", {"round": state.round, "seat": seat, "bid": 0, "no_bid": True})
-    require(
-        len(parts) == 3 and parts[0] == "bid" and parts[1].isdigit() and parts[2].isdigit(),
-        "gallery/bad_outcome",
-        f"'bid:자리:칩', 'tie' 또는 입찰 없음이어야 합니다: {value!r}",
-        f"Expected 'bid:seat:chips', 'tie' or no bid: {value!r}",
-        outcome=value,
-    )
-    seat, bid = int(parts[1]), int(parts[2])
-    require(seat in alive, "gallery/not_in_game", f"게임에 남아 있지 않은 자리입니다: {value!r}",
-            f"That seat is not in the game: {value!r}", outcome=value)
-    require(bid >= 1, "gallery/bad_bid", f"입찰은 1칩 이상입니다: {value!r}", f"A bid is at least 1 chip: {value!r}",
-            outcome=value)
+def _no_bid(state: GalleryState, seat: Any) -> Event:
+    if state.no_bid == NO_BID_FIRST:
+        # Gallery rule 5 (option no_bid_rank1=first_entrant): the first to enter is rank 1.
+        seat = entering_order(state)[0]
+    else:
+        # Gallery rule 5 (option no_bid_rank1=dealer_picks): the dealer names rank 1.
+        require(seat in survivors(state), "gallery/no_bid_needs_seat",
+                f"입찰이 없으면 딜러가 남아 있는 자리 중 1위를 지정합니다: {seat!r}",
+                f"With no bid the dealer names rank 1 among the seats still in: {seat!r}", seat=seat)
+    return Event("AuctionWon", {"round": state.round, "seat": seat, "bid": 0, "no_bid": True})
+
+
+def _auction_won(state: GalleryState, seat: Any, bid: Any) -> Event:
+    require(seat in survivors(state), "gallery/not_in_game", f"게임에 남아 있지 않은 자리입니다: {seat!r}",
+            f"That seat is not in the game: {seat!r}", seat=seat)
+    require(bid >= 1, "gallery/bad_bid", f"입찰은 1칩 이상입니다: {bid!r}", f"A bid is at least 1 chip: {bid!r}", bid=bid)
     # Gallery rule 5: the winner must hold as many chips as the bid.
     require(
         bid <= state.chips[seat],
         "gallery/not_enough_chips",
-        f"{seat + 1}번 자리는 {bid}칩이 없습니다: {value!r}",
-        f"Seat {seat + 1} does not hold {bid} chips: {value!r}",
-        outcome=value,
+        f"{seat + 1}번 자리는 {bid}칩이 없습니다 ({state.chips[seat]}칩 보유)",
+        f"Seat {seat + 1} does not hold {bid} chips (holds {state.chips[seat]})",
+        seat=seat, bid=bid,
     )
     return Event("AuctionWon", {"round": state.round, "seat": seat, "bid": bid, "no_bid": False})
 

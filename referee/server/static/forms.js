@@ -1,6 +1,11 @@
 // Generic decision forms, built from the game contract's decisions: the phones and the
 // console render every game with this, so a new game needs no form code. Shapes: one, some
 // (exactly k), assign (every item to a place), number (low..high), text.
+//
+// The widget follows from the description, never from the game: a number is a stepper with a
+// typed value; a seat (field kind "seat"/"player") or a long list is a dense grid, searchable
+// past MANY options; an assignment whose items repeat (3 paint, 2 brick) is counts per place;
+// a decision with no fields is one button that sends at once.
 (function () {
   "use strict";
   const { tr, el } = window.I18N;
@@ -15,11 +20,71 @@
     return found ? tr(found.label) : String(value);
   }
 
+  const MANY = 12;
+
+  function searchable(grid, count) {
+    if (count <= MANY) return null;
+    const input = el("input", { type: "search", class: "option-search", placeholder: tr(I18N.both("찾기", "Search")),
+                                "aria-label": tr(I18N.both("찾기", "Search")) });
+    input.addEventListener("input", function () {
+      const words = input.value.trim().toLowerCase();
+      grid.querySelectorAll(".option").forEach(function (button) {
+        button.hidden = words !== "" && button.textContent.toLowerCase().indexOf(words) < 0;
+      });
+    });
+    return input;
+  }
+
+  // Items that repeat (same label) are placed by counts: "페인트 ×3: AB 1 · AC 2 · AD 0".
+  function countsControl(field, values, changed, box) {
+    const chosen = values[field.name] || (values[field.name] = {});
+    const groups = [];
+    field.items.forEach(function (item) {
+      const key = tr(item.label);
+      let group = groups.find(function (g) { return g.key === key; });
+      if (!group) groups.push(group = { key: key, label: item.label, items: [] });
+      group.items.push(String(item.value));
+    });
+    groups.forEach(function (group) {
+      const count = function (place) {
+        return group.items.filter(function (i) { return chosen[i] === place.value; }).length;
+      };
+      const left = group.items.filter(function (i) { return chosen[i] == null; }).length;
+      const row = el("div", { class: "counts-row", "data-group": group.key }, [
+        el("span", { class: "assign-item" }, [tr(group.label) + " ×" + group.items.length,
+          el("small", { class: left ? "left" : "left done" }, " · " + tr(I18N.both("남음 " + left, left + " left")))]),
+      ]);
+      field.options.forEach(function (place) {
+        function move(by) {
+          if (by > 0) {
+            const free = group.items.find(function (i) { return chosen[i] == null; });
+            if (free != null) chosen[free] = place.value;
+          } else {
+            const mine = group.items.filter(function (i) { return chosen[i] === place.value; }).pop();
+            if (mine != null) delete chosen[mine];
+          }
+          changed();
+        }
+        row.appendChild(el("span", { class: "count-place", "data-value": String(place.value) }, [
+          el("span", { class: "count-name", text: place.label }),
+          el("button", { type: "button", class: "option small", "aria-label": "−", onclick: function () { move(-1); } }, "−"),
+          el("strong", { class: "count-value" }, String(count(place))),
+          el("button", { type: "button", class: "option small", "aria-label": "+", onclick: function () { move(1); } }, "+"),
+        ]));
+      });
+      box.appendChild(row);
+    });
+  }
+
   function fieldControl(field, values, changed) {
-    const box = el("div", { class: "field field-" + field.shape, "data-field": field.name });
+    const box = el("div", { class: "field field-" + field.shape + (field.kind ? " kind-" + field.kind : ""),
+                            "data-field": field.name });
     box.appendChild(el("div", { class: "field-label", text: field.label }));
     if (field.shape === "one" || field.shape === "some") {
-      const grid = el("div", { class: "options" });
+      const dense = field.kind === "seat" || field.kind === "player" || field.options.length > MANY;
+      const grid = el("div", { class: "options" + (dense ? " dense" : "") });
+      const search = searchable(grid, field.options.length);
+      if (search) box.appendChild(search);
       field.options.forEach(function (option) {
         const picked = field.shape === "one" ? values[field.name] === option.value
           : (values[field.name] || []).indexOf(option.value) >= 0;
@@ -43,6 +108,8 @@
       if (field.shape === "some") {
         box.appendChild(el("div", { class: "count" }, (values[field.name] || []).length + " / " + field.k));
       }
+    } else if (field.shape === "assign" && repeats(field)) {
+      countsControl(field, values, changed, box);
     } else if (field.shape === "assign") {
       const chosen = values[field.name] || (values[field.name] = {});
       field.items.forEach(function (item) {
@@ -89,6 +156,11 @@
     return box;
   }
 
+  function repeats(field) {
+    const labels = field.items.map(function (i) { return tr(i.label); });
+    return labels.some(function (label, at) { return labels.indexOf(label) !== at; });
+  }
+
   function complete(field, value) {
     if (value == null || value === "") return false;
     if (field.shape === "some") return value.length === field.k;
@@ -99,16 +171,28 @@
     return true;
   }
 
+  // A chosen value in words ("1구역 3, 2구역 3", "Steel: AB 1 · AC 1"), for the confirm step and
+  // for receipts.
   function summary(field, value) {
     if (field.shape === "one") return labelOf(field.options, value);
     if (field.shape === "some") return value.map(function (v) { return labelOf(field.options, v); }).join(", ");
     if (field.shape === "assign") {
-      return field.items.map(function (i) {
-        return tr(i.label) + " → " + labelOf(field.options, value[String(i.value)]);
-      }).join(", ");
+      const rows = {};
+      const order = [];
+      field.items.forEach(function (i) {
+        const key = tr(i.label);
+        if (!rows[key]) { rows[key] = {}; order.push(key); }
+        const place = labelOf(field.options, value[String(i.value)]);
+        rows[key][place] = (rows[key][place] || 0) + 1;
+      });
+      return order.map(function (key) {
+        const places = Object.keys(rows[key]).map(function (p) { return rows[key][p] > 1 ? p + " " + rows[key][p] : p; });
+        return key + " → " + places.join(", ");
+      }).join("; ");
     }
     return String(value);
   }
+
 
   const SLOT = "referee.pending";
 
@@ -128,27 +212,37 @@
     else pending = null;
     let error = null;
 
+    function ready() {
+      return decision.fields.every(function (f) { return complete(f, values[f.name]); });
+    }
+
     function draw(keepFocus) {
-      if (keepFocus || root.dataset.form !== formId) return;  // typing, or a newer form took over
+      if (root.dataset.form !== formId) return;  // a newer form took over
+      if (keepFocus) {  // typing: keep the field (and its focus), only tell the button
+        const next = root.querySelector(".next");
+        if (next) next.disabled = !ready();
+        return;
+      }
       root.replaceChildren();
       root.appendChild(el("h2", { class: "prompt", text: decision.prompt }));
       if (options.caption) root.appendChild(el("div", { class: "caption" }, options.caption));
       if (error) root.appendChild(el("p", { class: "error", role: "alert", "data-code": error.code }, I18N.errorText(error)));
       if (stage === "choose") {
         decision.fields.forEach(function (field) { root.appendChild(fieldControl(field, values, draw)); });
-        const ready = decision.fields.every(function (f) { return complete(f, values[f.name]); });
+        // Nothing to choose (a call, "bid again", "next round"): one button that sends at once.
+        const direct = decision.fields.length === 0 || options.confirm === false;
         root.appendChild(el("button", {
-          type: "button", class: "big primary next", disabled: !ready,
+          type: "button", class: "big primary next" + (decision.fields.length === 0 ? " act" : ""), disabled: !ready(),
           onclick: function () {
             const move = { type: decision.move };
             decision.fields.forEach(function (f) { move[f.name] = values[f.name]; });
             pending = { key: memoryKey, move: move, sid: newSid() };
             if (memoryKey) sessionStorage.setItem(SLOT, JSON.stringify(pending));
-            stage = options.confirm === false ? "sending" : "confirm";
+            stage = direct ? "sending" : "confirm";
             error = null;
             if (stage === "sending") send(); else draw();
           },
-        }, [el("span", { text: I18N.both("다음", "Next") })]));
+        }, [el("span", { text: decision.fields.length === 0 ? decision.prompt : I18N.both("다음", "Next") })]));
       } else if (stage === "sent") {
         root.appendChild(el("p", { class: "sent", text: I18N.both("제출됨 ✓", "Sent ✓") }));
       } else {
@@ -199,5 +293,5 @@
     I18N.onChange(function () { draw(); });
   }
 
-  window.Forms = { render: render, newSid: newSid, labelOf: labelOf };
+  window.Forms = { render: render, newSid: newSid, labelOf: labelOf, summary: summary };
 })();
