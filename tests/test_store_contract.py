@@ -118,3 +118,12 @@ def test_concurrent_submissions_from_two_processes_land_once(redis_server):
         assert p.exitcode == 0
     _assert_gapless(store, "race", 120)
     assert Table(store, "race", GAMES).load().state == (60, 60)
+
+
+def test_tail_reads_what_came_after_and_where_a_submission_landed(any_store):
+    any_store.create("t", {"game": "x"})
+    any_store.append("t", 0, [{"v": 1}, {"v": 2}], "s1")
+    any_store.append("t", 2, [{"v": 3}], None)
+    assert any_store.tail("t", 1, "s1") == ([{"v": 2}, {"v": 3}], 2)
+    assert any_store.tail("t", 3, "nope") == ([], None)
+    assert any_store.tail("t", 0) == ([{"v": 1}, {"v": 2}, {"v": 3}], None)

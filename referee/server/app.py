@@ -491,19 +491,21 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         if gone is not None:
             service.seat_socket(gone[1], request.sid, False)
 
-    def seat_link() -> Any:
-        link = shows.resolve(sockets.get(request.sid, (None,))[0])
-        if link is None:
+    def seat_link(spend: bool = False) -> Any:
+        """The socket's link, checked to be still current (and, for a move, counted against the
+        phone's submission limit) in one round trip."""
+        known = sockets.get(request.sid)
+        if known is None:
             raise RuleError("auth/link_revoked", "이 링크는 더 이상 쓸 수 없습니다. 새 카드를 받으세요",
                             "This link no longer works; ask for a new card")
-        return link
+        link = known[1]
+        key = limiter.key("submit", f"{link.show}:{link.player}", limits.submit) if spend else None
+        return service.current_link(link, (key, limits.submit.count, limits.submit.seconds) if spend else None)
 
     @sio.on("submit", namespace="/seat")
     def seat_submit(payload: Any = None) -> dict[str, Any]:
         def run() -> dict[str, Any]:
-            link = seat_link()
-            limiter.spend("submit", f"{link.show}:{link.player}", limits.submit)
-            return service.seat_submit(link, clean(payload))
+            return service.seat_submit(seat_link(spend=True), clean(payload))
 
         return _guard(run)
 

@@ -46,13 +46,14 @@ class RateLimiter:
         self.r = client
         self.p = prefix
 
-    def _key(self, kind: str, who: str, limit: Limit) -> str:
+    def key(self, kind: str, who: str, limit: Limit) -> str:
+        """The counter of `who`'s tries of `kind` in the current window."""
         return f"{self.p}rate:{kind}:{who}:{int(time.time() // limit.seconds)}"
 
     def spend(self, kind: str, who: str, limit: Limit) -> str:
         """Count one try now; raise ``rate/limited`` when it is over the limit. Returns the
         counter's key, for ``give_back``."""
-        key = self._key(kind, who, limit)
+        key = self.key(kind, who, limit)
         pipe = self.r.pipeline()
         pipe.incr(key)
         pipe.expire(key, limit.seconds + 1)

@@ -105,6 +105,10 @@ class Service:
         self._public: dict[str, tuple[tuple[str | None, int], dict[str, Any]]] = {}  # show -> (key, payload)
         self._public_locks: dict[str, threading.Lock] = {}
         self.programs = ProgramRunner(self.store, self.games, self.table)
+        self._changed_rooms = client.register_script(_CHANGED_ROOMS)
+        # Per show, what this process last saw of it (its tables, its roster's length), so one
+        # pipelined read serves a whole fan-out (Moment).
+        self.known: dict[str, tuple[list[str], list[str]]] = {}
 
     # -- tables ------------------------------------------------------------------------------
 
@@ -171,9 +175,19 @@ class Service:
         seed = _field(payload, "seed", int, optional=True)
         table_id = f"{show}-{len(self.shows.tables(show)) + 1}"
         Table.create(self.store, table_id, game.id, players, options, seed, self.games)
+        current = self.shows.info(show)["current"]
         self.shows.add_table(show, table_id)
+        # The projector shows what staff put on it: a new table never takes it from a live
+        # match (or a program) but follows on from a match that is over.
+        if current is not None and self._over(current):
+            self.shows.set_current(show, table_id)
         self.changed(show, table_id, everyone=True)
         return {"table": table_id}
+
+    def _over(self, table_id: str) -> bool:
+        table = self.table(table_id)
+        folded = table.load()
+        return not table.game.program and (folded.finished or table.game.result(folded.state) is not None)
 
     def create_program(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         """Run the show as a program (Tricky Survival, a Genius episode) with its whole roster: the
@@ -400,6 +414,23 @@ class Service:
 
     # -- phones ------------------------------------------------------------------------------
 
+    def current_link(self, link: PlayerLink, spend: tuple[str, int, int] | None = None) -> PlayerLink:
+        """A phone's link, still the player's current one (else auth/link_revoked), and with
+        `spend` (a rate-limit key, its limit and window) one more submission counted against it:
+        both in one round trip."""
+        pipe = self.r.pipeline(transaction=False)
+        pipe.get(self.shows.linkver_key(link.show, link.player))
+        if spend is not None:
+            pipe.incr(spend[0])
+            pipe.expire(spend[0], spend[2] + 1)
+        version, *used = pipe.execute()
+        require(int(version or 0) == link.version, "auth/link_revoked",
+                "이 링크는 더 이상 쓸 수 없습니다. 새 카드를 받으세요", "This link no longer works; ask for a new card")
+        if spend is not None and int(used[0]) > spend[1]:
+            raise RuleError("rate/limited", f"요청이 너무 많습니다. {spend[2]}초 뒤에 다시 시도하세요",
+                            f"Too many requests; try again in {spend[2]} seconds", seconds=spend[2])
+        return link
+
     def _sockets_key(self, show: str, player: int) -> str:
         return f"{self.prefix}socks:{show}:{player}"
 
@@ -424,12 +455,19 @@ class Service:
                 "A submission must be a JSON object")
         sid = _field(payload, "sid", str)
         # The phone says which table it was looking at: a move lands on that table only, and
-        # only if this player sits there.
-        moment = Moment(self, link.show)
-        seat = dict(moment.tables_of(link.player)).get(payload.get("table"))
-        require(seat is not None, "table/not_seated", "이 테이블에 앉아 있지 않습니다. 화면을 확인하세요",
-                "You are not seated at that table; check the screen", table=payload.get("table"))
-        table = self.table(payload["table"])
+        # only if this player sits there (a show's tables and names, as this process knows them;
+        # read again only for a table it has not seen).
+        tables, names = self.known.get(link.show, ([], []))
+        if payload.get("table") not in tables or link.player >= len(names):
+            Moment(self, link.show)
+            tables, names = self.known[link.show]
+        table_id = payload.get("table")
+        seats = self.table(table_id).seats if table_id in tables else []
+        require(link.player < len(names) and names[link.player] in seats, "table/not_seated",
+                "이 테이블에 앉아 있지 않습니다. 화면을 확인하세요", "You are not seated at that table; check the screen",
+                table=table_id)
+        seat = seats.index(names[link.player])
+        table = self.table(table_id)
         ack = table.submit(Actor.of_seat(seat), payload.get("move"), sid)
         self._after(link.show, table)
         return {"ack": ack.for_seat(seat)}
@@ -561,14 +599,18 @@ class Service:
     def fan_out(self, show: str, table_id: str | None = None, everyone: bool = False) -> None:
         """Send each audience its own view, computed once per audience from one read.
 
-        Phones first (the seats wait on their own move), then the projector, then the dealer
-        console, and only when a console is connected (any process). The projector gets the
-        current table's public view; each seated player's phone that seat's view
-        (``everyone``: every player of the show, after a change of which table seats whom).
+        The projector first (the room waits on it; the phone that moved has its ack already),
+        then the phones, then the dealer console, and only when a console is connected (any
+        process). The projector gets the current table's public view; each seated player's
+        phone that seat's view (``everyone``: every player of the show, after a change of which
+        table seats whom). One read of Redis (Moment), one to decide which views changed.
         """
         moment = Moment(self, show)
         rooms: list[tuple[str, str, dict[str, Any]]] = []
         roster = moment.info["roster"]
+        if table_id is not None and moment.info["current"] == table_id:
+            # The projector first: the room waits on it; each phone already has its ack.
+            rooms.append(("/public", public_room(show), self.public_snapshot(show, moment)))
         if table_id is not None:
             seats = self.table(table_id).seats
             players = range(len(roster)) if everyone else [roster.index(name) for name in seats if name in roster]
@@ -578,14 +620,12 @@ class Service:
                 shown = table_id if roster[player] in seats and not everyone else None
                 rooms.append(("/seat", player_room(show, player, moment.info["links"][player]),
                               self.seat_snapshot(PlayerLink(show, player, 0), moment, shown)))
-            if moment.info["current"] == table_id:
-                rooms.append(("/public", public_room(show), self.public_snapshot(show, moment)))
         self._publish_changed(show, rooms)
         self._to_consoles(show, moment)
 
     def _to_consoles(self, show: str, moment: Moment) -> None:
         """The dealer snapshot, only when a console is connected (any process)."""
-        if self.r.exists(f"{self.prefix}dealers:{show}"):
+        if moment.consoles:
             self.publish("/dealer", dealer_room(show), "show", self.dealer_snapshot(show, moment))
 
     def dealer_present(self, show: str, sid: str, present: bool) -> None:
@@ -607,12 +647,8 @@ class Service:
         """
         if not rooms:
             return
-        key = f"{self.prefix}sent:{show}"
-        digests = [_digest(payload) for _, _, payload in rooms]
-        before = self.r.hmget(key, [room for _, room, _ in rooms])
-        changed = {room: d for (_, room, _), d, old in zip(rooms, digests, before, strict=True) if d != old}
-        if changed:
-            self.r.hset(key, mapping=changed)
+        args = [x for _, room, payload in rooms for x in (room, _digest(payload))]
+        changed = set(self._changed_rooms(keys=[f"{self.prefix}sent:{show}"], args=args))
         for namespace, room, payload in rooms:
             if room in changed:
                 self.publish(namespace, room, "view", payload)
@@ -624,10 +660,35 @@ class Moment:
 
     def __init__(self, service: Service, show: str) -> None:
         self.service = service
-        self.info = service.shows.info(show)
         self._folded: dict[str, Any] = {}
         self._cuts: dict[str, int | None] = {}
         self._held: dict[str, Any] = {}
+        self.info, self.consoles = self._read(show)
+
+    def _read(self, show: str) -> tuple[dict[str, Any], bool]:
+        """The show's registry entry, its players' link versions, whether a console is open, and
+        what every table of the show wrote since this process folded it: one round trip (a
+        second only when the roster or the tables grew since this process last looked)."""
+        service, shows = self.service, self.service.shows
+        tables, names = service.known.get(show, ([], []))
+        players = len(names)
+        pipe = service.r.pipeline(transaction=False)
+        shows.read_info(pipe, show)
+        pipe.exists(f"{service.prefix}dealers:{show}")
+        pipe.mget([shows.linkver_key(show, p) for p in range(players)]) if players else pipe.echo("")
+        cached = [(t, service.table(t).cached_version) for t in tables]
+        for table_id, after in cached:
+            pipe.lrange(service.store.log_key(table_id), after, -1)
+        h, roster, table_ids, consoles, versions, *tails = pipe.execute()
+        if not h:
+            shows.require(show)
+        links = [int(v or 0) for v in versions] if players else []
+        if len(roster) != players:
+            links = shows.link_versions(show, len(roster))
+        for (table_id, after), raw in zip(cached, tails, strict=True):
+            self._folded[table_id] = service.table(table_id).absorb(after, [json.loads(r) for r in raw])
+        service.known[show] = (table_ids, roster)
+        return shows.info_from(show, h, roster, table_ids, links), bool(consoles)
 
     def folded(self, table_id: str) -> Any:
         if table_id not in self._folded:
@@ -730,6 +791,20 @@ class Moment:
         return {"table": table_id, "title": table.game.title.to_json(), "seat": seat,
                 "status": self.status(table_id), "owes": self.owes(table_id, seat),
                 "program": table.game.program}
+
+
+# KEYS: the hash of the last digest sent to each room. ARGV: room, digest, room, digest, ...
+# Records the new digests and returns the rooms whose digest changed: one round trip.
+_CHANGED_ROOMS = """
+local changed = {}
+for i = 1, #ARGV, 2 do
+  if redis.call('HGET', KEYS[1], ARGV[i]) ~= ARGV[i + 1] then
+    redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+    changed[#changed + 1] = ARGV[i]
+  end
+end
+return changed
+"""
 
 
 def _digest(payload: dict[str, Any]) -> str:

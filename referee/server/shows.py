@@ -202,10 +202,18 @@ class Shows:
     def info(self, show: str) -> dict[str, Any]:
         self.require(show)
         pipe = self.r.pipeline()
+        self.read_info(pipe, show)
+        h, roster, tables = pipe.execute()
+        return self.info_from(show, h, roster, tables, self.link_versions(show, len(roster)))
+
+    def read_info(self, pipe: Any, show: str) -> None:
+        """Queue the three reads of a show's registry entry on `pipe` (see info_from)."""
         pipe.hgetall(f"{self.p}show:{show}")
         pipe.lrange(f"{self.p}show:{show}:roster", 0, -1)
         pipe.lrange(f"{self.p}show:{show}:tables", 0, -1)
-        h, roster, tables = pipe.execute()
+
+    def info_from(self, show: str, h: dict[str, str], roster: list[str], tables: list[str],
+                  links: list[int]) -> dict[str, Any]:
         return {
             "id": show,
             "name": h.get("name", show),
@@ -213,10 +221,13 @@ class Shows:
             "tables": tables,
             "current": h.get("current") or None,
             "program": h.get("program") or None,
-            "links": self.link_versions(show, len(roster)),
+            "links": links,
             "settings": {name: h.get(name, default) for name, default in SETTINGS.items()},
             "archived": json.loads(h.get("archived") or "[]"),
         }
+
+    def linkver_key(self, show: str, player: int) -> str:
+        return f"{self.p}linkver:{show}:{player}"
 
     def set_setting(self, show: str, name: Any, value: Any) -> None:
         require(name in SETTINGS, "show/bad_setting", f"없는 쇼 설정입니다: {name!r}", f"No such show setting: {name!r}",

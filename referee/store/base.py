@@ -56,6 +56,10 @@ class Store(Protocol):
     def find_sid(self, table: str, sid: str) -> int | None:
         """The version at which submission `sid` was applied, if it was."""
 
+    def tail(self, table: str, after: int, sid: str | None = None) -> tuple[list[dict[str, Any]], int | None]:
+        """The entries after `after` and, for a submission id, where it was applied (None: not
+        yet): what a command needs before deciding, in one read."""
+
     def tables(self) -> list[str]:
         """Every table id, sorted."""
 

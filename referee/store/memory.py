@@ -56,6 +56,9 @@ class MemoryStore:
                 self._sids[table][sid] = len(log)
             return Appended(True, len(log))
 
+    def tail(self, table: str, after: int, sid: str | None = None) -> tuple[list[dict[str, Any]], int | None]:
+        return self.entries(table, after), None if sid is None else self.find_sid(table, sid)
+
     def find_sid(self, table: str, sid: str) -> int | None:
         with self._lock:
             return self._sids.get(table, {}).get(sid)

@@ -80,6 +80,17 @@ class RedisStore:
             raise no_table(table)
         return Appended(status == 1, int(version), duplicate=status == 2)
 
+    def tail(self, table: str, after: int, sid: str | None = None) -> tuple[list[dict[str, Any]], int | None]:
+        pipe = self.client.pipeline(transaction=False)
+        pipe.lrange(self._key(table, "log"), after, -1)
+        if sid is not None:
+            pipe.hget(self._key(table, "sid"), sid)
+        raw, *seen = pipe.execute()
+        if not raw and after == 0 and not self.client.exists(self._key(table, "h")):
+            raise no_table(table)
+        done = seen[0] if seen else None
+        return [json.loads(r) for r in raw], None if done is None else int(done)
+
     def find_sid(self, table: str, sid: str) -> int | None:
         seen = self.client.hget(self._key(table, "sid"), sid)
         return None if seen is None else int(seen)

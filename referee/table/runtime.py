@@ -235,13 +235,27 @@ class Table:
     def load(self) -> Folded:
         """The current state, reading only the entries written since the last load."""
         with self._lock:
-            base = self._folded
-            fresh = self.store.entries(self.id, after=base.version)
-            if any(e["event"]["type"] == VOIDED for e in fresh):
-                self._folded = fold(self.game, self.header, self.store.entries(self.id))
-            elif fresh:
-                self._folded = fold(self.game, self.header, fresh, base)
-            return self._folded
+            return self._absorb(self._folded.version, self.store.entries(self.id, after=self._folded.version))
+
+    @property
+    def cached_version(self) -> int:
+        """The version this process has folded to (a batched read asks for what came after it)."""
+        return self._folded.version
+
+    def absorb(self, after: int, fresh: list[dict[str, Any]]) -> Folded:
+        """The state, given the entries after version `after` read elsewhere (one pipeline for a
+        whole show); read again if the cache moved on meanwhile."""
+        with self._lock:
+            if after != self._folded.version:
+                return self._absorb(self._folded.version, self.store.entries(self.id, after=self._folded.version))
+            return self._absorb(after, fresh)
+
+    def _absorb(self, after: int, fresh: list[dict[str, Any]]) -> Folded:
+        if any(e["event"]["type"] == VOIDED for e in fresh):
+            self._folded = fold(self.game, self.header, self.store.entries(self.id))
+        elif fresh:
+            self._folded = fold(self.game, self.header, fresh, self._folded)
+        return self._folded
 
     @property
     def seats(self) -> list[str]:
@@ -317,9 +331,13 @@ class Table:
 
     def _command(self, actor: Actor, sid: str | None, decide: Callable[[Folded], list[Step]]) -> Ack:
         for _ in range(MAX_ATTEMPTS):
-            if sid is not None and (done := self.store.find_sid(self.id, sid)) is not None:
+            # One read: was this submission applied already, and what came since the cache.
+            with self._lock:
+                after = self._folded.version
+                fresh, done = self.store.tail(self.id, after, sid)
+                folded = self._absorb(after, fresh)
+            if done is not None:
                 return self._duplicate(done)
-            folded = self.load()
             steps = decide(folded)
             action = folded.version + 1
             now = self.clock()
