@@ -1,6 +1,24 @@
 // The projector: the public view of the show's current table, live. Sealed submissions
-// show as "1/2 제출" only; reveals flash as moments. Nothing here ever receives a secret:
-// the server sends this page the public view and nothing else.
+// show as "1/2 제출" only; reveals flash as moments, with a sound when the operator armed it.
+// Nothing here ever receives a secret: the server sends this page the public view only.
+//
+// Before a match (no table on screen, a table not started, or a show program) the page is the
+// join screen: where to join, the QR of that address, and whose phones are here.
+//
+// The header follows the picture: a game still showing a move (Horror Race replays a round)
+// keeps the header on the moment it shows, and the header, the result and the final flash
+// come when the picture has caught up (a game's `settled()`). A finished table says so, not
+// the step it was in. The show clock counts down by the server's clock; a correction shows as
+// "정정 / Correction".
+//
+// The operator's keys (no control is ever on screen): S arms or mutes the sound, L switches
+// the language. ?sound=1 arms the sound at load where the browser allows audio without a
+// gesture (an OBS browser source, a kiosk); elsewhere the first key press arms it.
+//
+// Contract of display/games/<game>.js: DisplayGames[id].render(board, view, previous) draws
+// the public view into `board` and returns the moment to flash ({ko, en}, optionally with a
+// `cue`: the sound) or null; optional `settled()` returns a Promise (of a moment or null) while
+// the picture is still catching up, else null.
 (function () {
   "use strict";
   const { el, tr, both } = window.I18N;
@@ -8,53 +26,293 @@
   let previous = null;
   let latest = null;
   let momentTimer = null;
+  let correctionTimer = null;
+  let waitFor = 0;  // the newest render that waits for its picture to settle
+  const corrections = {};  // table -> newest correction version shown (or known at first sight)
+
+  // -- sound: cues made in the page (Web Audio), no files --------------------------------------
+
+  const Sound = (function () {
+    let ctx = null;
+    let master = null;
+    let analyser = null;
+    let armed = false;
+    const log = [];  // every cue asked for: {cue, sounded}; tests read it
+
+    function mark() { document.documentElement.dataset.sound = armed && ctx ? ctx.state : "off"; }
+
+    function arm() {
+      const Ctx = window.AudioContext || window.webkitAudioContext;
+      if (!Ctx) return Promise.resolve(false);
+      if (!ctx) {
+        ctx = new Ctx();
+        master = ctx.createGain();
+        master.gain.value = 0.8;
+        analyser = ctx.createAnalyser();
+        analyser.fftSize = 2048;
+        master.connect(analyser);
+        analyser.connect(ctx.destination);
+        ctx.onstatechange = mark;
+      }
+      armed = true;
+      return ctx.resume().then(function () { mark(); return ctx.state === "running"; }, function () { mark(); return false; });
+    }
+
+    function mute() { armed = false; mark(); }
+
+    function tone(freq, at, length, opts) {
+      const o = opts || {};
+      const t = ctx.currentTime + at;
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      osc.type = o.type || "sine";
+      osc.frequency.setValueAtTime(freq, t);
+      if (o.to) osc.frequency.exponentialRampToValueAtTime(o.to, t + length);
+      const peak = o.volume || 0.25;
+      gain.gain.setValueAtTime(0.0001, t);
+      gain.gain.exponentialRampToValueAtTime(peak, t + Math.min(0.03, length / 3));
+      gain.gain.setValueAtTime(peak, t + Math.max(0.03, length - 0.08));
+      gain.gain.exponentialRampToValueAtTime(0.0001, t + length);
+      osc.connect(gain).connect(master);
+      osc.start(t);
+      osc.stop(t + length + 0.02);
+    }
+
+    function siren() {
+      // About two seconds of a two-tone wail: four sweeps between 650 and 1300 Hz.
+      const t = ctx.currentTime;
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      osc.type = "sawtooth";
+      osc.frequency.setValueAtTime(650, t);
+      for (let i = 0; i < 4; i++) {
+        osc.frequency.linearRampToValueAtTime(1300, t + i * 0.5 + 0.25);
+        osc.frequency.linearRampToValueAtTime(650, t + i * 0.5 + 0.5);
+      }
+      gain.gain.setValueAtTime(0.0001, t);
+      gain.gain.exponentialRampToValueAtTime(0.22, t + 0.05);
+      gain.gain.setValueAtTime(0.22, t + 1.85);
+      gain.gain.exponentialRampToValueAtTime(0.0001, t + 2.05);
+      osc.connect(gain).connect(master);
+      osc.start(t);
+      osc.stop(t + 2.1);
+    }
+
+    const CUES = {
+      reveal: function () { tone(659, 0, 0.14, { type: "triangle" }); tone(988, 0.13, 0.32, { type: "triangle" }); },
+      win: function () {
+        [523, 659, 784, 1047].forEach(function (f, i) { tone(f, i * 0.13, i === 3 ? 0.7 : 0.16, { type: "triangle", volume: 0.28 }); });
+      },
+      out: function () { tone(392, 0, 0.25, { type: "square", volume: 0.12 }); tone(294, 0.25, 0.5, { type: "square", volume: 0.12 }); },
+      step: function () { tone(220, 0, 0.12, { type: "triangle", to: 330, volume: 0.3 }); },
+      correction: function () { tone(330, 0, 0.18, { volume: 0.2 }); tone(247, 0.2, 0.4, { volume: 0.2 }); },
+      go: function () { tone(784, 0, 0.12, { type: "square", volume: 0.12 }); tone(1175, 0.12, 0.3, { type: "square", volume: 0.12 }); },
+      stop: function () { tone(440, 0, 0.4, { type: "square", to: 220, volume: 0.12 }); },
+      siren: siren,
+      armed: function () { tone(880, 0, 0.15); },
+    };
+
+    function cue(name) {
+      const play = CUES[name] ? name : "reveal";
+      const sounded = armed && !!ctx && ctx.state === "running";
+      log.push({ cue: play, sounded: sounded, at: Date.now() });
+      if (sounded) CUES[play]();
+      return sounded;
+    }
+
+    // The loudest sample reaching the speakers right now (0..1): a test hears the page.
+    function level() {
+      if (!analyser) return 0;
+      const data = new Float32Array(analyser.fftSize);
+      analyser.getFloatTimeDomainData(data);
+      let most = 0;
+      for (let i = 0; i < data.length; i++) most = Math.max(most, Math.abs(data[i]));
+      return most;
+    }
+
+    return { arm: arm, mute: mute, cue: cue, level: level, log: log, get armed() { return armed; } };
+  })();
+  window.Sound = Sound;
+
+  function note(text) {
+    // A short word for the operator after a key press (sound on/off); gone in a moment.
+    const box = $("operator");
+    box.textContent = tr(text);
+    box.hidden = false;
+    clearTimeout(box._timer);
+    box._timer = setTimeout(function () { box.hidden = true; }, 1200);
+  }
+
+  function keys(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const key = (event.key || "").toLowerCase();
+    if (key === "s") {
+      if (Sound.armed) { Sound.mute(); note(both("소리 끔", "Sound off")); }
+      else Sound.arm().then(function (on) { if (on) Sound.cue("armed"); note(on ? both("소리 켜짐", "Sound on") : both("소리를 켤 수 없습니다", "No sound")); });
+    } else if (key === "l") {
+      I18N.setLang(I18N.lang === "ko" ? "en" : "ko");
+    } else if (Sound.armed) {
+      Sound.arm();  // ?sound=1 on a browser that wanted a gesture first: any key is one
+    }
+  }
+
+  // -- moments -------------------------------------------------------------------------------
+
+  function flash(text, options) {
+    if (!text) return;
+    const box = $("moment");
+    box.textContent = tr(text);
+    // The result of a match comes as a band over the header, never over the rankings.
+    box.className = "moment" + (options && options.band ? " band" : "");
+    box.hidden = false;
+    clearTimeout(momentTimer);
+    momentTimer = setTimeout(function () { box.hidden = true; }, options && options.band ? 3000 : 3500);
+    Sound.cue(text.cue || (options && options.cue) || "reveal");
+  }
+
+  // -- the header: titles, the step, the count of sealed submissions, the clock ---------------
+
+  function header(snapshot) {
+    const view = snapshot.table;
+    $("show-title").textContent = snapshot.show.name;
+    if (!view) {
+      $("game-title").textContent = "";
+      $("phase").textContent = "";
+      $("sealed").textContent = "";
+      Live.showClock($("clock"), null);
+      return;
+    }
+    $("game-title").textContent = tr(view.title);
+    const phase = view.result ? both("경기 종료", "Match over")
+      : view.finished ? both("테이블 종료", "Table closed")
+      : view.started ? I18N.named(view.turn.phase, view.seats) : both("시작 전", "Not started");
+    $("phase").textContent = tr(phase);
+    $("phase").dataset.state = view.result ? "over" : view.finished ? "closed" : view.started ? "live" : "ready";
+    const sealed = view.turn && view.turn.sealed;
+    // A picture that draws its own count (Gallery's queue) leaves the footer out: its room goes
+    // to the picture.
+    const own = $("board").querySelector("[data-role='sealed']");
+    $("sealed").textContent = sealed && !view.result && !view.finished && !own
+      ? tr(both(sealed[0] + "/" + sealed[1] + " 제출", sealed[0] + "/" + sealed[1] + " submitted")) : "";
+    Live.showClock($("clock"), view.finished || view.result ? null : view.clock);
+  }
+
+  // A correction this screen has not shown yet ("new when its v is newer"); the first sight
+  // of a table only notes its latest one (it was before this screen watched).
+  function correction(view) {
+    if (!view) return null;
+    const c = view.correction;
+    const known = corrections[view.table];
+    corrections[view.table] = Math.max(known || 0, c ? c.v : 0);
+    if (!c || known == null || c.v <= known) return null;
+    const box = $("correction");
+    box.replaceChildren(el("strong", { text: both("정정 / Correction", "Correction") }),
+                        el("span", {}, c.reason ? " " + c.reason : ""));
+    box.hidden = false;
+    clearTimeout(correctionTimer);
+    correctionTimer = setTimeout(function () { box.hidden = true; }, 9000);
+    return Object.assign(both("정정 / Correction", "Correction"), { cue: "correction" });
+  }
+
+  // -- the join screen ---------------------------------------------------------------------
+
+  function joinPanel(snapshot, compact) {
+    const join = snapshot.join;
+    const here = join.players.filter(function (p) { return p.here; }).length;
+    const show = $("display").dataset.show;
+    return el("div", { class: "join" + (compact ? " compact" : "") }, [
+      el("div", { class: "join-how" }, [
+        el("div", { class: "join-title", text: both("휴대폰으로 입장하세요", "Join on your phone") }),
+        el("img", { class: "join-qr", src: "/display/" + encodeURIComponent(show) + "/join.svg", alt: "QR: " + join.url }),
+        el("div", { class: "join-url", "data-role": "join-url" }, join.url),
+        el("div", { class: "join-hint", text: both("카드의 QR을 찍거나, 이 주소에서 카드의 코드를 입력하세요",
+                                                    "Scan the QR on your card, or enter its code at this address") }),
+      ]),
+      el("div", { class: "join-who" }, [
+        el("div", { class: "join-count", "data-role": "here", text: both(here + " / " + join.players.length + "명 입장",
+                                                                          here + " of " + join.players.length + " here") }),
+        el("ul", { class: "join-players" }, join.players.map(function (p) {
+          return el("li", { class: "join-player" + (p.here ? " here" : ""), "data-here": p.here ? "1" : "0" }, [
+            el("span", { class: "join-dot" }), el("span", { class: "join-name" }, p.name)]);
+        })),
+      ]),
+    ]);
+  }
+
+  // -- drawing -------------------------------------------------------------------------------
 
   function generic(board, view) {
     board.replaceChildren(el("pre", { class: "generic-board" }, JSON.stringify(view.state, null, 1)));
     return null;
   }
 
-  function flash(text) {
-    if (!text) return;
-    const box = $("moment");
-    box.textContent = tr(text);
-    box.hidden = false;
-    clearTimeout(momentTimer);
-    momentTimer = setTimeout(function () { box.hidden = true; }, 3500);
+  function gameOf(view) {
+    return view ? (view.state && view.state.program ? "program" : view.game) : null;
   }
 
   function render(snapshot) {
     latest = snapshot;
-    $("show-title").textContent = snapshot.show.name;
     const view = snapshot.table;
-    const board = $("board");
-    if (!view) {
-      $("game-title").textContent = "";
-      $("phase").textContent = "";
-      $("sealed").textContent = "";
-      board.replaceChildren(el("div", { class: "result", text: both("곧 시작합니다", "Starting soon") }));
+    const game = gameOf(view);
+    if (!Live.ready(game)) {
+      // A game's pictures load when its first view arrives; then the newest view is drawn.
+      Live.need(game).then(function () { if (latest === snapshot) render(snapshot); });
       return;
     }
-    $("game-title").textContent = tr(view.title);
-    $("phase").textContent = view.result ? tr(both("경기 종료", "Match over"))
-      : view.started ? tr(view.turn.phase) : tr(both("시작 전", "Not started"));
-    const sealed = view.turn && view.turn.sealed;
-    $("sealed").textContent = sealed && !view.result
-      ? tr(both(sealed[0] + "/" + sealed[1] + " 제출", sealed[0] + "/" + sealed[1] + " submitted")) : "";
-    // A show program is drawn by one picture for every program (display/games/program.js).
-    const game = (window.DisplayGames || {})[view.state && view.state.program ? "program" : view.game];
-    const text = game ? game.render(board, view, previous) : generic(board, view);
+    const board = $("board");
+    const fix = correction(view);
+    const picture = (window.DisplayGames || {})[game];
+    if (!view || (!view.started && snapshot.join)) {
+      // Before a match: the join screen (with what comes next, if a table is made).
+      previous = view;
+      header(snapshot);
+      if (snapshot.join) board.replaceChildren(joinPanel(snapshot, false));
+      else board.replaceChildren(el("div", { class: "result", text: both("곧 시작합니다", "Starting soon") }));
+      flash(fix);
+      return;
+    }
+    let target = board;
+    if (snapshot.join) {
+      // A show program with the join panel beside it.
+      target = el("div", { class: "with-join" });
+      board.replaceChildren(target, joinPanel(snapshot, true));
+    }
+    const result = view.result && !(previous && previous.table === view.table && previous.result);
+    const text = picture ? picture.render(target, view, previous) : generic(target, view);
     previous = view;
-    flash(text);
+    const wait = picture && picture.settled ? picture.settled() : null;
+    const ticket = ++waitFor;
+    if (!wait) {
+      header(snapshot);
+      flash(fix || text, { band: result, cue: result ? "win" : null });
+      return;
+    }
+    // The picture is still showing a move: the header stays on it until the picture settles.
+    if (fix) flash(fix);
+    wait.then(function (moment) {
+      if (ticket !== waitFor) return;  // a newer render waits on its own
+      header(latest);
+      const over = latest.table && latest.table.result;
+      flash(moment || text, { band: !!over, cue: over ? "win" : null });
+    });
   }
 
+  // The page's own drawing, for a test or a rehearsal tool to hand it a public payload.
+  window.Display = { render: render };
+
   document.addEventListener("DOMContentLoaded", function () {
-    const show = $("display").dataset.show;
+    const root = $("display");
+    const show = root.dataset.show;
     Live.connect("/public", {
       auth: { show: show },
       keyOf: function (p) { return p.table ? p.table.table : null; },
       onSnapshot: render,
     });
-    I18N.onChange(function () { if (latest) { const keep = previous; previous = null; render(latest); previous = keep; } });
+    document.addEventListener("keydown", keys);
+    document.addEventListener("pointerdown", function () { if (Sound.armed) Sound.arm(); });
+    if (new URLSearchParams(location.search).get("sound") === "1") Sound.arm();
+    I18N.onChange(function () {
+      if (latest) { const keep = previous; previous = null; render(latest); previous = keep; }
+    });
   });
 })();

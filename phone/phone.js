@@ -6,21 +6,38 @@
 // table (the server's choice: where they owe a move, else their live match, else what comes
 // next) and lists all their tables; the phone shows the focus unless the player picked another
 // of their tables in the switcher. Payloads of other tables are kept for a switch.
+//
+// Around the decision: the show clock (counted by the server's clock), notices of a
+// correction and of a move the dealer entered for this seat, a warning when the card is open
+// on another device too, and whatever the game's picture marks as news (data-now: an
+// appraisal's answer), lifted above the decision where the eye is. A game's pictures load
+// when its first view arrives (static/live.js); nothing else is ever fetched.
 (function () {
   "use strict";
-  const { el, tr, both } = window.I18N;
+  const { el, tr, both, inLang } = window.I18N;
   const $ = function (id) { return document.getElementById(id); };
   let snapshot = null;  // the payload shown
   let meta = null;  // the newest payload: focus and the list of the player's tables
   let live = null;
+  let ended = false;  // the card was re-issued: nothing more is shown or sent
   const views = {};  // table id -> newest payload of that table
   const CHOICE = "referee.table";  // the player's own pick in the switcher (this tab only)
+  const RECEIPT = "referee.receipt";
   const forms = new Map();  // decision key -> its card
 
   function showError(error) {
     $("error").hidden = !error;
     $("error").textContent = error ? I18N.errorText(error) : "";
   }
+
+  function gameOf(view) {
+    if (!view) return null;
+    return view.state && view.state.program ? "program" : view.game;
+  }
+
+  function pictureOf(view) { return (window.PhoneGames || {})[gameOf(view)] || null; }
+
+  function seatLabel(seat) { return both((seat + 1) + "번 자리", "Seat " + (seat + 1)); }
 
   function genericHoldings(view, seat) {
     const mine = view.state && view.state.seats && view.state.seats[seat];
@@ -34,18 +51,98 @@
     return list;
   }
 
+  // -- what was sent, in words -------------------------------------------------------------
+
+  function optionWords(options, value, which) {
+    const found = (options || []).find(function (o) { return o.value === value || String(o.value) === String(value); });
+    return found ? inLang(found.label, which) : String(value);
+  }
+
+  function valueWords(field, value, which) {
+    if (value == null) return "";
+    switch (field.shape) {
+      case "one": return optionWords(field.options, value, which);
+      case "some": return value.map(function (v) { return optionWords(field.options, v, which); }).join(", ");
+      case "assign":
+        return (field.items || []).map(function (item) {
+          return inLang(item.label, which) + " → " + optionWords(field.options, value[String(item.value)], which);
+        }).join(", ");
+      default: return String(value);
+    }
+  }
+
+  // The receipt's sentence in one language: the game's own words when it has them (Quattro's
+  // "파랑 4를 가상 플레이어 1에게 주고 교환"), else each field and what was chosen.
+  function sentWords(view, decision, move, which) {
+    const picture = pictureOf(view);
+    const own = picture && picture.receipt ? picture.receipt(decision, move, which) : null;
+    if (own) return own;
+    if (!decision.fields.length) return inLang(decision.prompt, which);
+    return decision.fields.map(function (f) {
+      return inLang(f.label, which) + ": " + valueWords(f, move[f.name], which);
+    }).join(" · ");
+  }
+
   function receipt() {
-    const saved = JSON.parse(sessionStorage.getItem("referee.receipt") || "null");
+    const saved = JSON.parse(sessionStorage.getItem(RECEIPT) || "null");
     const box = $("receipt");
-    if (!saved || !snapshot || !snapshot.table || saved.table !== snapshot.table.table) { box.hidden = true; return; }
+    if (!saved || !snapshot || !snapshot.table || saved.table !== snapshot.table.table || !saved.words) {
+      box.hidden = true;
+      return;
+    }
     box.hidden = false;
     box.replaceChildren(
-      el("div", { class: "tick" }, "✓"),
-      el("strong", { text: both("제출 완료", "Submitted") }),
-      el("p", {}, saved.summary),
-      el("p", { class: "hint" }, new Date(saved.at).toLocaleTimeString() + " · v" + saved.version),
+      el("div", { class: "receipt-head" }, [
+        el("span", { class: "tick" }, "✓"),
+        el("strong", { text: both("보냈습니다", "Sent") }),
+        el("span", { class: "receipt-time" }, I18N.clockTime(saved.at)),
+      ]),
+      el("p", { class: "receipt-what", text: saved.words }),
     );
   }
+
+  // -- notices: a correction, a move entered for this seat, a second device --------------------
+
+  function seenKey(kind, table) { return "referee.seen." + kind + "." + table; }
+
+  function notice(kind, table, v, title, body) {
+    const key = seenKey(kind, table);
+    if (Number(localStorage.getItem(key) || 0) >= v) return null;
+    const box = el("div", { class: "notice-card " + kind, role: "status", "data-kind": kind, "data-v": String(v) }, [
+      el("strong", { text: title }),
+      body ? el("p", { text: body }) : null,
+      el("button", { type: "button", class: "notice-ok", text: both("확인", "OK"),
+                     onclick: function () { localStorage.setItem(key, String(v)); box.remove(); } }),
+    ]);
+    return box;
+  }
+
+  function notices(view) {
+    const box = $("notices");
+    const parts = [];
+    if (view && view.correction) {
+      parts.push(notice("correction", view.table, view.correction.v, both("정정 / Correction", "Correction"),
+        both("딜러가 기록을 바로잡았습니다: " + (view.correction.reason || ""), "The dealer corrected the record: "
+          + (view.correction.reason || ""))));
+    }
+    if (view && view.entered_for_you) {
+      const what = view.entered_for_you.what;
+      parts.push(notice("behalf", view.table, view.entered_for_you.v,
+        both("딜러가 대신 입력했습니다", "The dealer entered a move for you"),
+        both("딜러가 대신 입력했습니다: " + inLang(what, "ko"), "Entered for you: " + inLang(what, "en"))));
+    }
+    box.replaceChildren.apply(box, parts.filter(Boolean));
+  }
+
+  function devices(count) {
+    const box = $("devices");
+    box.dataset.count = String(count || 0);
+    box.hidden = !(count > 1) || ended;
+    box.textContent = tr(both("이 카드가 다른 기기에서도 열려 있습니다 (" + count + "대). 내 휴대폰이 아니라면 진행 요원에게 알리세요.",
+      "This card is open on another device too (" + count + " in all). If that is not you, tell the staff."));
+  }
+
+  // -- following the player --------------------------------------------------------------------
 
   function chosen() {
     const picked = sessionStorage.getItem(CHOICE);
@@ -55,6 +152,7 @@
   }
 
   function received(payload) {
+    if (ended) return;
     meta = payload;
     if (payload.table) views[payload.table.table] = payload;
     const want = chosen();
@@ -86,22 +184,38 @@
   }
 
   function render() {
+    if (ended || !snapshot) return;
     const snap = snapshot;
+    const view = snap.table;
+    const game = gameOf(view);
+    if (!Live.ready(game)) {
+      // The game's pictures arrive first (once per game), then the screen is drawn whole.
+      Live.need(game).then(render);
+      return;
+    }
     switcher();
     $("player").textContent = snap.player;
-    const view = snap.table;
     const where = [snap.show.name];
     if (view) where.push(tr(view.title));
-    if (snap.seat != null) where.push(tr(both((snap.seat + 1) + "번 자리", "Seat " + (snap.seat + 1))));
+    if (snap.seat != null) where.push(tr(seatLabel(snap.seat)));
     $("where").textContent = where.join(" · ");
+    Live.showClock($("clock"), view && view.clock);
+    notices(view);
 
     const holdings = $("holdings");
+    const now = $("now");
     holdings.replaceChildren();
+    now.replaceChildren();
     if (view && view.started && snap.seat != null) {
-      const draw = (window.PhoneGames || {})[view.state && view.state.program ? "program" : view.game] || genericHoldings;
-      const node = draw(view, snap.seat);
-      if (node) holdings.appendChild(node);
+      const picture = pictureOf(view) || genericHoldings;
+      const node = picture(view, snap.seat);
+      if (node) {
+        holdings.appendChild(node);
+        // News the player must see at once (an appraisal's answer) goes above the decision.
+        node.querySelectorAll("[data-now]").forEach(function (part) { now.appendChild(part); });
+      }
     }
+    now.hidden = !now.children.length;
 
     const decisionBox = $("decision");
     const decisions = (view && view.decisions) || [];
@@ -138,12 +252,9 @@
       memoryKey: key,
       submit: function (move, sid) { return live.send("submit", { table: view.table, move: move, sid: sid }); },
       onDone: function (sent, ack) {
-        const summary = decision.fields.map(function (f) {
-          const value = sent.move[f.name];
-          return tr(f.label) + ": " + (f.shape === "one" ? Forms.labelOf(f.options, value) : JSON.stringify(value));
-        }).join(", ");
-        sessionStorage.setItem("referee.receipt", JSON.stringify({
-          table: view.table, summary: tr(decision.prompt) + " — " + summary, at: Date.now(), version: ack.ack.version,
+        sessionStorage.setItem(RECEIPT, JSON.stringify({
+          table: view.table, at: Date.now(),
+          words: { ko: sentWords(view, decision, sent.move, "ko"), en: sentWords(view, decision, sent.move, "en") },
         }));
         card.dataset.sentAt = String(ack.ack.version);  // see render: a newer view may owe it again
         receipt();
@@ -152,6 +263,8 @@
     Forms.render(card, decision, options);
     return card;
   }
+
+  // -- waiting: what the player is waiting for, or where they stand ----------------------------
 
   function upcoming() {
     const next = ((meta && meta.tables) || []).filter(function (t) { return t.status === "ready"; });
@@ -168,43 +281,106 @@
     return next ? el("div", {}, [card, next]) : card;
   }
 
+  // Where the seat stands, from its own view: out of the match (and when), its place once the
+  // server gives it (a result's standings, a program's final standings).
+  function standing(view, seat) {
+    const state = view.state || {};
+    let out = null;
+    let place = null;
+    const mine = state.seats && state.seats[seat];
+    if (mine && typeof mine === "object" && mine.alive === false) {
+      out = mine.eliminated_round != null
+        ? both(mine.eliminated_round + "라운드에 탈락했습니다", "You were eliminated in round " + mine.eliminated_round)
+        : both("탈락했습니다", "You are out");
+    }
+    if (state.program) {
+      const board = state.board || {};
+      const list = Array.isArray(board.eliminated) ? board.eliminated
+        : (board.eliminated != null ? [{ player: board.eliminated }] : []);
+      if (list.some(function (e) { return e.player === seat; })) out = both("탈락했습니다", "You are out");
+      const final = state.final && state.final.standings.find(function (s) { return s.seat === seat; });
+      if (final) place = final.rank;
+    }
+    if (view.result) {
+      const me = view.result.standings.find(function (s) { return s.seat === seat; });
+      if (me) place = me.rank;
+    }
+    return { out: out, place: place, of: view.seats ? view.seats.length : null };
+  }
+
+  function placeText(place, of) {
+    return both((of ? of + "명 중 " : "") + place + "위", "Place " + place + (of ? " of " + of : ""));
+  }
+
   function waitingText(view) {
     if (!view) return el("p", { class: "waiting", text: both("아직 앉은 테이블이 없습니다. 기다려 주세요.", "You are not seated yet. Please wait.") });
+    const seat = snapshot.seat;
+    const where = standing(view, seat);
     if (view.result) {
-      const me = view.result.standings.find(function (s) { return s.seat === snapshot.seat; });
-      return el("div", { class: "waiting" }, [
+      const me = view.result.standings.find(function (s) { return s.seat === seat; });
+      return el("div", { class: "waiting over", "data-state": "over" }, [
         el("strong", { text: both("경기 종료", "Match over") }),
-        me ? el("p", { text: both(me.rank + "위 (" + me.score + ")", "Rank " + me.rank + " (" + me.score + ")") }) : null,
+        where.out ? el("p", { class: "out-line", text: where.out }) : null,
+        me ? el("p", { class: "place", text: both(me.rank + "위 (" + me.score + ")", "Rank " + me.rank + " (" + me.score + ")") }) : null,
+      ]);
+    }
+    if (view.finished) {
+      return el("div", { class: "waiting", "data-state": "closed" }, [
+        el("strong", { text: both("테이블 종료", "Table closed") }),
+        el("p", { text: both("딜러가 이 테이블을 닫았습니다.", "The dealer closed this table.") }),
       ]);
     }
     if (!view.started) {
-      return el("div", { class: "waiting" }, [
+      return el("div", { class: "waiting", "data-state": "ready" }, [
         el("strong", { text: both("곧 시작", "Starting soon") }),
-        el("p", {}, tr(view.title) + " · " + tr(both((snapshot.seat + 1) + "번 자리", "seat " + (snapshot.seat + 1)))),
+        el("p", {}, tr(view.title) + " · " + tr(seatLabel(seat))),
+      ]);
+    }
+    if (where.out) {
+      return el("div", { class: "waiting out", "data-state": "out" }, [
+        el("strong", { class: "out-line", text: where.out }),
+        where.place != null ? el("p", { class: "place", text: placeText(where.place, where.of) })
+          : el("p", { text: both("최종 순위는 경기가 끝나면 여기에 나옵니다. 화면을 닫지 않아도 됩니다.",
+                                 "Your final place appears here when the match ends.") }),
       ]);
     }
     const sealed = view.turn && view.turn.sealed;
-    return el("div", { class: "waiting" }, [
+    return el("div", { class: "waiting", "data-state": "waiting" }, [
       el("div", { text: both("다른 선수를 기다리는 중", "Waiting for the others") }),
-      el("div", { class: "hint", text: view.turn ? view.turn.phase : "" }),
+      el("div", { class: "hint", text: view.turn ? I18N.named(view.turn.phase, view.seats) : "" }),
       sealed ? el("div", { class: "hint", text: both(sealed[0] + "/" + sealed[1] + " 제출", sealed[0] + "/" + sealed[1] + " submitted") }) : null,
     ]);
+  }
+
+  // -- the card ends here --------------------------------------------------------------------
+
+  function stop(error) {
+    ended = true;
+    showError(error);
+    forms.clear();
+    ["decision", "holdings", "now", "notices", "tables"].forEach(function (id) { $(id).replaceChildren(); });
+    $("now").hidden = true;
+    $("tables").hidden = true;
+    $("receipt").hidden = true;
+    $("devices").hidden = true;
+    Live.showClock($("clock"), null);
   }
 
   document.addEventListener("DOMContentLoaded", function () {
     live = Live.connect("/seat", {
       keyOf: function (p) { return p.table ? p.table.table : null; },
       onSnapshot: received,
-      onRefused: function (error) { showError(error); forms.clear(); $("decision").replaceChildren(); },
+      onRefused: function (error) {
+        if (String(error.code || "").indexOf("auth/") === 0) { stop(error); live.end("refused"); }
+        else showError(error);
+      },
     });
     live.socket.on("revoked", function () {
-      showError({ code: "auth/link_revoked", ko: "이 카드는 재발급되어 더 이상 쓸 수 없습니다. 진행 요원에게 새 카드를 받으세요.",
-                  en: "This card was re-issued and no longer works. Ask the staff for your new card." });
-      forms.clear();
-      $("decision").replaceChildren();
-      $("holdings").replaceChildren();
-      live.socket.disconnect();
+      stop({ code: "auth/link_revoked", ko: "이 카드는 재발급되어 더 이상 쓸 수 없습니다. 진행 요원에게 새 카드를 받으세요.",
+             en: "This card was re-issued and no longer works. Ask the staff for your new card." });
+      live.end("revoked");
     });
-    I18N.onChange(function () { if (snapshot) render(); });
+    live.socket.on("devices", function (payload) { devices(payload && payload.count); });
+    I18N.onChange(function () { if (snapshot) render(); if (!$("devices").hidden) devices(Number($("devices").dataset.count)); });
   });
 })();

@@ -37,10 +37,13 @@ def test_whole_match_through_console_phones_and_projector(server, browser):
     errors: list[str] = []
 
     console, projector, phones = open_pages(server, browser, show, links, errors)
-    projector.wait_for_selector(".panel-name")
+    # Before the match the projector is the join screen, both phones lit as here.
+    projector.wait_for_selector(".join-player.here >> nth=1")
+    assert projector.locator(".join-player").all_inner_texts() == ["가영", "나래"]
     assert all(page.url.endswith("/p") for page in phones), "the token must leave the address bar"
 
     console.click("[data-action=start]")
+    projector.wait_for_selector(".panel-name")
     phones[0].wait_for_selector("#decision button.next")
     assert phones[0].locator("#decision .option").count() == 4  # 1, 5, 10, 20: the legal coins
 

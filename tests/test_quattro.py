@@ -64,6 +64,19 @@ def options(state: QuattroState, who: int | None, move: str | None = None) -> li
     return [o.value for o in decision.fields[0].options]
 
 
+def choices(state: QuattroState, who: int) -> list[str]:
+    """What the seat to act may do in an exchange phase, one string each: "pass" (its own
+    decision), then "card@vp" for every card and virtual player of the two-field exchange."""
+    owed = {d.move: d for d in GAME.turn(state).decisions if d.seat == who}
+    assert set(owed) <= {"exchange", "pass"}, owed
+    out = ["pass"] if "pass" in owed else []
+    if "exchange" in owed:
+        card, vp = owed["exchange"].fields
+        assert (card.name, vp.name) == ("card", "vp")
+        out += [f"{c.value}@{v.value}" for v in vp.options for c in card.options]
+    return out
+
+
 def moves_owed(state: QuattroState) -> list[tuple[int | None, str]]:
     return [(d.seat, d.move) for d in GAME.turn(state).decisions]
 
@@ -111,13 +124,13 @@ def open_cards(state: QuattroState, c0: str, c1: str) -> tuple[QuattroState, lis
 
 
 def ex(state: QuattroState, s: int, card: str, vp: int) -> tuple[QuattroState, Event]:
-    state, events = apply(state, seat(s), {"type": "exchange", "choice": f"{card}@{vp}"})
+    state, events = apply(state, seat(s), {"type": "exchange", "card": card, "vp": vp})
     assert events[0].type == "Exchanged"
     return state, events[0]
 
 
 def pas(state: QuattroState, s: int) -> tuple[QuattroState, list[Event]]:
-    return apply(state, seat(s), {"type": "exchange", "choice": "pass"})
+    return apply(state, seat(s), {"type": "pass"})
 
 
 # A deal used by several tests (dealer mode): 8 cards in hands, 18 with the virtual players.
@@ -385,7 +398,7 @@ def test_opening_is_sealed_and_both_cards_are_revealed_together():
     assert state.hands == (("B5", "G1", "Y2"), ("R1", "B2", "Y5"))
     # The exchange phase starts with the first player, seat 1.
     assert state.step == "exchange" and state.phase == 1
-    assert moves_owed(state) == [(1, "exchange")]
+    assert moves_owed(state) == [(1, "exchange"), (1, "pass")]
 
 
 def test_opening_a_card_not_in_hand_is_refused():
@@ -399,15 +412,51 @@ def test_opening_a_card_not_in_hand_is_refused():
 
 def test_exchange_options_are_pass_and_every_unopened_card_with_every_virtual_player_not_yet_used():
     state = opened_once()
-    opts = options(state, 1)
+    opts = choices(state, 1)
     assert opts[0] == "pass"
     assert sorted(opts[1:]) == sorted(f"{c}@{vp}" for c in ("R1", "B2", "Y5") for vp in range(6))
     state, _ = ex(state, 1, "Y5", 1)
     state, _ = ex(state, 0, "Y2", 0)
-    opts = options(state, 1)
+    opts = choices(state, 1)
     # Seat 1 holds R1, B2 and the received R3; virtual player 1 is used up for it.
     assert "R3@0" in opts and not any(o.endswith("@1") for o in opts)
     assert len(opts) == 1 + 3 * 5
+
+
+def test_the_exchange_is_two_short_fields_my_card_then_the_virtual_player_and_a_pass_beside_it():
+    state = opened_once()
+    exchange, pass_ = GAME.turn(state).for_seat(1)
+    assert (exchange.move, pass_.move, pass_.fields) == ("exchange", "pass", ())
+    card, vp = exchange.fields
+    # 3 cards and 6 virtual players: 9 buttons, not 19 sentences.
+    assert [o.value for o in card.options] == ["R1", "B2", "Y5"] and card.kind == "card"
+    assert [o.label.ko for o in card.options] == ["빨강 1", "파랑 2", "노랑 5"]
+    assert [o.value for o in vp.options] == [0, 1, 2, 3, 4, 5]
+    assert [o.label.ko for o in vp.options][:2] == ["가상 1", "가상 2"] and vp.label.ko == "가상 플레이어"
+    assert not any("을(를)" in o.label.ko for f in exchange.fields for o in f.options)
+    state, _ = ex(state, 1, "Y5", 1)
+    state, _ = pas(state, 0)
+    card, vp = GAME.turn(state).for_seat(1)[0].fields
+    assert [o.value for o in vp.options] == [0, 2, 3, 4, 5]
+    assert [o.value for o in card.options] == ["R1", "R3", "B2"]
+
+
+def test_korean_particles_follow_the_last_syllable():
+    from referee.games.quattro.cards import josa, label
+
+    objects = {card: josa(label(card).ko, "을", "를") for card in ("R1", "B2", "G3", "Y4", "R5", "B6", "0a", "0b")}
+    assert objects == {"R1": "빨강 1을", "B2": "파랑 2를", "G3": "초록 3을", "Y4": "노랑 4를", "R5": "빨강 5를",
+                       "B6": "파랑 6을", "0a": "0 (제로 A)를", "0b": "0 (제로 B)를"}
+    assert josa("가상 플레이어 1", "과", "와") == "가상 플레이어 1과"
+    assert josa("가상 플레이어 2", "과", "와") == "가상 플레이어 2와"
+    assert josa("카드", "을", "를") == "카드를" and josa("손패", "을", "를") == "손패를" and josa("별", "을", "를") == "별을"
+    state = opened_once(first=1)
+    state, _ = ex(state, 1, "Y5", 1)
+    state, _ = pas(state, 0)
+    err = rule_error(state, seat(1), {"type": "exchange", "card": "R1", "vp": 0 + 1})
+    assert "가상 플레이어 2와는" in err.ko
+    err = rule_error(state, seat(1), {"type": "exchange", "card": "G6", "vp": 0})
+    assert err.ko.startswith("초록 6은 이미 공개한 카드입니다")
 
 
 def test_given_card_is_public_and_face_up_received_card_is_secret_to_the_receiver():
@@ -431,10 +480,11 @@ def test_given_card_is_public_and_face_up_received_card_is_secret_to_the_receive
 
 def test_turns_alternate_and_the_other_seat_cannot_act():
     state = opened_once(first=1)
-    assert rule_error(state, seat(0), {"type": "exchange", "choice": "pass"}).code == "move/not_owed"
+    assert rule_error(state, seat(0), {"type": "pass"}).code == "move/not_owed"
+    assert rule_error(state, seat(0), {"type": "exchange", "card": "Y2", "vp": 0}).code == "move/not_owed"
     state, _ = pas(state, 1)
     assert state.to_act == 0
-    assert rule_error(state, seat(1), {"type": "exchange", "choice": "pass"}).code == "move/not_owed"
+    assert rule_error(state, seat(1), {"type": "pass"}).code == "move/not_owed"
 
 
 def test_both_passing_in_a_row_ends_the_phase_a_pass_then_an_exchange_does_not():
@@ -471,7 +521,7 @@ def test_next_phase_starts_again_with_the_first_player():
     state, events = open_cards(state, "B5", "B2")
     assert events[-1].data == {"round": 2, "cards": ["B5", "B2"], "automatic": False}
     assert (state.phase, state.to_act) == (2, 1)
-    assert moves_owed(state) == [(1, "exchange")]
+    assert moves_owed(state) == [(1, "exchange"), (1, "pass")]
     # The same when seat 0 ended it.
     state, _ = pas(state, 1)
     state, _ = ex(state, 0, "Y2", 0)
@@ -483,7 +533,7 @@ def test_next_phase_starts_again_with_the_first_player():
 
 def test_an_opened_card_cannot_be_exchanged():
     state = opened_once(first=1)
-    err = rule_error(state, seat(1), {"type": "exchange", "choice": "G6@0"})
+    err = rule_error(state, seat(1), {"type": "exchange", "card": "G6", "vp": 0})
     assert err.code == "quattro/card_opened"
     assert "G6" in err.en
 
@@ -503,9 +553,41 @@ def test_an_opened_card_cannot_be_exchanged():
         ("PASS", "quattro/bad_choice"),
     ],
 )
-def test_malformed_or_illegal_exchange_choices_are_refused(choice, code):
+def test_exchanges_in_the_one_field_form_of_earlier_logs_are_read_and_checked_the_same(choice, code):
     state = opened_once(first=1)
     err = rule_error(state, seat(1), {"type": "exchange", "choice": choice})
+    assert err.code == code
+
+
+def test_an_exchange_in_the_one_field_form_of_earlier_logs_still_applies():
+    state = opened_once(first=1)
+    old, events = apply(state, seat(1), {"type": "exchange", "choice": "Y5@1"})
+    new, same = ex(state, 1, "Y5", 1)
+    assert events == [same] and old == new
+    old, events = apply(new, seat(0), {"type": "exchange", "choice": "pass"})
+    assert events == pas(new, 0)[1]
+
+
+@pytest.mark.parametrize(
+    ("card", "vp", "code"),
+    [
+        ("R1", 6, "quattro/no_such_virtual"),
+        ("R1", -1, "quattro/no_such_virtual"),
+        ("R1", "1", "quattro/no_such_virtual"),
+        ("R1", True, "move/malformed"),
+        ("Q1", 0, "quattro/no_such_card"),
+        ("R6", 0, "quattro/not_in_hand"),
+        ("G6", 0, "quattro/card_opened"),
+        (["R1"], 0, "move/malformed"),
+        ("R1", None, "move/malformed"),
+    ],
+)
+def test_malformed_or_illegal_two_field_exchanges_are_refused(card, vp, code):
+    state = opened_once(first=1)
+    move = {"type": "exchange", "card": card, "vp": vp}
+    if vp is None:
+        del move["vp"]
+    err = rule_error(state, seat(1), move)
     assert err.code == code
 
 
@@ -513,12 +595,12 @@ def test_no_second_exchange_with_the_same_virtual_player():
     state = opened_once(first=1)
     state, _ = ex(state, 1, "Y5", 1)
     state, _ = pas(state, 0)
-    err = rule_error(state, seat(1), {"type": "exchange", "choice": "R1@1"})
+    err = rule_error(state, seat(1), {"type": "exchange", "card": "R1", "vp": 1})
     assert err.code == "quattro/already_exchanged"
     assert "2" in err.ko and "virtual player 2" in err.en
     # The other candidate may still exchange with virtual player 1.
     state, _ = ex(state, 1, "R1", 2)
-    assert "B5@1" in options(state, 0)
+    assert "B5@1" in choices(state, 0)
 
 
 def _phase_3(exchanged0: tuple[int, ...], exchanged1: tuple[int, ...], to_act: int = 0) -> QuattroState:
@@ -534,34 +616,36 @@ def _phase_3(exchanged0: tuple[int, ...], exchanged1: tuple[int, ...], to_act: i
 
 def test_in_the_last_phase_a_candidate_who_owes_exchanges_cannot_pass():
     state = _phase_3((0, 1, 2, 3, 4), (0, 1, 2, 3, 4, 5))
-    opts = options(state, 0)
+    opts = choices(state, 0)
     assert "pass" not in opts
     assert opts == ["Y2@5"]
-    err = rule_error(state, seat(0), {"type": "exchange", "choice": "pass"})
+    err = rule_error(state, seat(0), {"type": "pass"})
     assert err.code == "quattro/must_exchange"
+    assert rule_error(state, seat(0), {"type": "exchange", "choice": "pass"}).code == "quattro/must_exchange"
     assert "1" in err.ko and "(1 left)" in err.en
     assert GAME.view(state, Audience.public())["seats"][0]["must_exchange"] is True
     state, event = ex(state, 0, "Y2", 5)
     # Virtual player 6 held R5 B4 Y4; seat 0 opened R6 B5 G1: R5 red, B4 blue, Y4 differs.
     assert event["received"] == "Y4"
-    assert options(state, 1) == ["pass"]
+    assert choices(state, 1) == ["pass"]
     state, _ = pas(state, 1)
-    assert options(state, 0) == ["pass"]
+    assert choices(state, 0) == ["pass"]
 
 
 def test_passing_is_free_in_the_first_two_phases_even_with_no_exchange():
     for phase in (1, 2):
         state = replace(_phase_3((), ()), phase=phase)
-        assert options(state, 0)[0] == "pass"
+        assert choices(state, 0)[0] == "pass"
         state, events = pas(state, 0)
         assert types(events) == ["Passed"]
 
 
 def test_a_candidate_who_exchanged_with_all_six_can_only_pass():
     state = replace(_phase_3((0, 1, 2, 3, 4, 5), ()), phase=1)
-    assert options(state, 0) == ["pass"]
-    err = rule_error(state, seat(0), {"type": "exchange", "choice": "Y2@0"})
-    assert err.code == "quattro/already_exchanged"
+    assert choices(state, 0) == ["pass"]
+    err = rule_error(state, seat(0), {"type": "exchange", "card": "Y2", "vp": 0})
+    assert err.code == "move/not_owed"  # no exchange is offered any more
+
 
 
 def test_the_fourth_card_opens_by_itself_when_the_last_phase_ends():
@@ -866,7 +950,7 @@ def test_scenario_both_quattros_equal_sums_decided_by_the_third_highest_card():
     state, _ = open_cards(state, "0a", "R5")
     assert state.hands == (("0b",), ("R4",))
     assert state.exchanged == ((0, 5, 4), (1, 3, 5))
-    assert "pass" not in options(state, 1)
+    assert "pass" not in choices(state, 1)
     # Holdings now: vp0 R2 B3 Y2 | vp1 G4 Y5 Y6 | vp2 B6 G2 Y1 | vp3 B1 G5 R3 | vp4 G3 Y3 B4
     # | vp5 Y4 G1 R1.
     # s1 (opened G6 B2 R5) gives R4 to vp0 (R2 B3 Y2): R2 red, B3 blue, Y2 a 2: none differs ->
@@ -888,7 +972,7 @@ def test_scenario_both_quattros_equal_sums_decided_by_the_third_highest_card():
     # s0 gives G5 to vp2 (B6 G2 Y3): B6 a 6, G2 and Y3 differ -> Y3 (higher). Seat 0 is done.
     state, e = ex(state, 0, "G5", 2)
     assert e["received"] == "Y3"
-    assert options(state, 1) == ["pass"]
+    assert choices(state, 1) == ["pass"]
     state, _ = pas(state, 1)
     state, events = pas(state, 0)
     assert types(events) == ["Passed", "ExchangesClosed", "CardsOpened", "HandsCompared"]

@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from referee.games.quattro.cards import label
+from referee.games.quattro.cards import josa, label
 from referee.kernel import Audience
 
 from .live import ARTIFACTS, Client, LiveServer, audience_version, open_pages, table_version, views_at
@@ -51,17 +51,22 @@ def new_table(server: LiveServer, seed: int, deal: str = "referee") -> tuple[str
     return show, table, server.snapshot(show)["links"]
 
 
-def random_move(decision: dict, rnd: random.Random, pass_rate: float = 0.35) -> dict:
+def pick_decision(decisions: list[dict], rnd: random.Random, pass_rate: float = 0.35) -> dict:
+    """One of the decisions a seat owes: the exchange and the pass come together, and the pass
+    is taken often enough that phases end by two passes in a row while exchanges are open."""
+    moves = {d["move"]: d for d in decisions}
+    if "pass" in moves and "exchange" in moves:
+        return moves["pass"] if rnd.random() < pass_rate else moves["exchange"]
+    return rnd.choice(decisions)
+
+
+def random_move(decision: dict, rnd: random.Random) -> dict:
     """A random legal move built from a decision as the clients receive it (JSON)."""
     move: dict[str, Any] = {"type": decision["move"]}
     for field in decision["fields"]:
         values = [o["value"] for o in field["options"]]
         if field["shape"] == "some":
             move[field["name"]] = rnd.sample(values, field["k"])
-        elif "pass" in values and len(values) > 1:
-            # Uniform choice would almost never pass (1 of up to 25 options): pass often enough
-            # that phases end by two passes in a row while exchanges are still open.
-            move[field["name"]] = "pass" if rnd.random() < pass_rate else rnd.choice([v for v in values if v != "pass"])
         else:
             move[field["name"]] = rnd.choice(values)
     return move
@@ -125,7 +130,7 @@ def strings(value: Any) -> list[str]:
 
 def assert_no_secret(payload: dict, dealer: dict, audience: Audience, where: str) -> None:
     values, held = secrets(dealer, audience)
-    named = {s.partition("@")[0] for s in strings(payload)}  # exchange options are "card@vp"
+    named = set(strings(payload))
     leaked = named & values
     assert not leaked, f"{where}: secret cards {sorted(leaked)} in the payload"
     text = json.dumps(payload, ensure_ascii=False)
@@ -134,7 +139,7 @@ def assert_no_secret(payload: dict, dealer: dict, audience: Audience, where: str
             assert words not in text, f"{where}: the label of secret card {card} ({words}) in the payload"
     for seat, cards in held.items():
         entry = payload["state"]["seats"][seat]
-        told = {s.partition("@")[0] for s in strings(entry)} & cards
+        told = set(strings(entry)) & cards
         assert not told, f"{where}: says that seat {seat} holds the face-up cards {sorted(told)}"
 
 
@@ -154,7 +159,8 @@ def play_over_sockets(server: LiveServer, seed: int, deal: str) -> None:
             dealer = view_at(log, version, Audience.dealer())
             if dealer["result"]:
                 break
-            decision = rnd.choice(dealer["decisions"])
+            seat_of = rnd.choice(dealer["decisions"])["seat"]
+            decision = pick_decision([d for d in dealer["decisions"] if d["seat"] == seat_of], rnd)
             if decision["seat"] is None:
                 # Dealer decisions (the first player, the dealt cards, a full draw) through the API.
                 ack = server.ok("move", show=show, table=table, move=random_move(decision, rnd), sid=uuid.uuid4().hex)
@@ -163,7 +169,7 @@ def play_over_sockets(server: LiveServer, seed: int, deal: str) -> None:
                 phone = phones[decision["seat"]]
                 mine = phone.latest()["table"]
                 assert mine["decisions"], "the phone must show its decision"
-                ack = phone.call("submit", {"table": table, "move": random_move(mine["decisions"][0], rnd),
+                ack = phone.call("submit", {"table": table, "move": random_move(pick_decision(mine["decisions"], rnd), rnd),
                                             "sid": uuid.uuid4().hex})
                 assert ack["ok"], ack
                 moves["seat"] += 1
@@ -228,9 +234,14 @@ def test_whole_quattro_matches_over_the_sockets_leak_nothing(server, seed, deal)
 
 
 
-def answer(page, selector: str, value: str) -> None:
-    """Answer a generic decision form inside `selector`: choose, next, confirm, submit."""
-    page.click(f"{selector} .option[data-value='{value}']")
+def answer(page, selector: str, value: str | dict[str, str] | None) -> None:
+    """Answer a generic decision form inside `selector`: choose (one value, a value per field,
+    or nothing for a decision without fields), next, confirm, submit."""
+    if isinstance(value, dict):
+        for name, one in value.items():
+            page.click(f"{selector} .field[data-field='{name}'] .option[data-value='{one}']")
+    elif value is not None:
+        page.click(f"{selector} .option[data-value='{value}']")
     page.click(f"{selector} button.next")
     page.wait_for_selector(f"{selector} .confirm-q")
     page.click(f"{selector} button.submit")
@@ -253,11 +264,11 @@ def fresh_form(page) -> bool:
     return False
 
 
-def phone_turn(page, value: str, server: LiveServer, show: str, before: int) -> None:
-    """Answer on the phone, then wait for the move to land (the table's version passes `before`).
-    The receipt is no proof either way: a stale one can stay on screen (see fresh_form), and a
-    decision that follows at once (a second mulligan) replaces the new one."""
-    answer(page, "#decision", value)
+def phone_turn(page, move: str, value: Any, server: LiveServer, show: str, before: int) -> None:
+    """Answer the phone's form of `move`, then wait for the move to land (the table's version
+    passes `before`). The receipt is no proof either way: a stale one can stay on screen (see
+    fresh_form), and a decision that follows at once (a second mulligan) replaces the new one."""
+    answer(page, f"#decision .decision-part[data-move='{move}']", value)
     deadline = time.monotonic() + 20
     while server.snapshot(show)["tables"][0]["view"]["version"] <= before:
         assert time.monotonic() < deadline, "the move never landed"
@@ -378,31 +389,44 @@ def test_whole_quattro_match_through_console_phones_and_projector(server, browse
             answer(console, dealer_card, str(dealer["decisions"][0]["fields"][0]["options"][0]["value"]))
             console.wait_for_selector(f"{dealer_card}", state="detached")
             continue
-        decision = rnd.choice(owed)
-        seat = decision["seat"]
+        seat = rnd.choice(owed)["seat"]
+        decision = pick_decision([d for d in owed if d["seat"] == seat], rnd, pass_rate=0.3)
         page = phones[seat]
         if not fresh_form(page):
             stale.append(decision["move"])
-        values = [page.locator("#decision .option").nth(i).get_attribute("data-value")
-                  for i in range(page.locator("#decision .option").count())]
-        assert sorted(values) == sorted(str(o["value"]) for o in decision["fields"][0]["options"])
+        form = f"#decision .decision-part[data-move='{decision['move']}']"
+        # The form offers exactly the decision's options, field by field: the exchange is two
+        # short fields (the card, then the virtual player), the pass a form of its own.
+        for field in decision["fields"]:
+            options = page.locator(f"{form} .field[data-field='{field['name']}'] .option")
+            values = [options.nth(i).get_attribute("data-value") for i in range(options.count())]
+            assert sorted(values) == sorted(str(o["value"]) for o in field["options"])
         if decision["move"] == "mulligan":
-            value = "mulligan" if seat == 0 and not mulliganed else "keep"
+            value: Any = "mulligan" if seat == 0 and not mulliganed else "keep"
             mulliganed = mulliganed or seat == 0
+        elif decision["move"] == "pass":
+            value = None
+        elif decision["move"] == "exchange":
+            value = {k: str(v) for k, v in random_move(decision, rnd).items() if k != "type"}
         else:
-            value = random_move(decision, rnd, pass_rate=0.3)[decision["fields"][0]["name"]]
-        phone_turn(page, value, server, show, dealer["version"])
+            value = random_move(decision, rnd)[decision["fields"][0]["name"]]
+        phone_turn(page, decision["move"], value, server, show, dealer["version"])
 
         if decision["move"] == "mulligan" and value == "mulligan":
             projector.wait_for_selector("#moment:not([hidden]):has-text('멀리건')")
             moments.add("mulligan")
-        if decision["move"] == "exchange" and value != "pass" and "exchange" not in moments:
-            card, _, vp = value.partition("@")
-            projector.wait_for_selector(f"#moment:not([hidden]):has-text('가상 {int(vp) + 1}')")
+        if decision["move"] == "exchange":
+            # The receipt says what was sent, the particle after the card's last syllable.
+            card, vp = value["card"], int(value["vp"])
+            sentence = f"{josa(label(card).ko, '을', '를')} 가상 플레이어 {vp + 1}에게 주고 교환"
+            page.wait_for_selector(f"#receipt .receipt-what:has-text('{sentence}')")
+            assert "을(를)" not in page.locator("#receipt").inner_text()
+        if decision["move"] == "exchange" and "exchange" not in moments:
+            projector.wait_for_selector(f"#moment:not([hidden]):has-text('가상 {vp + 1}')")
             assert label(card).ko in projector.locator("#moment").inner_text()
             projector.wait_for_selector(f".qt-vp[data-vp='{vp}'].hot .qc.face.fresh[data-card='{card}']")
             moments.add("exchange")
-        if decision["move"] == "exchange" and value == "pass" and "pass" not in moments:
+        if decision["move"] == "pass" and "pass" not in moments:
             projector.wait_for_selector("#moment:not([hidden]):has-text('패스')")
             moments.add("pass")
         if decision["move"] == "open_card" and dealer["turn"]["sealed"] == [1, 2] and "open" not in moments:
@@ -457,7 +481,7 @@ def test_whole_quattro_match_through_console_phones_and_projector(server, browse
     assert "딜러 결정 대기" in draw["text"] and draw["winners"] == 0, draw
 
     # English on the projector is a switch away.
-    projector.click("#lang-switch")
+    projector.keyboard.press("l")  # the operator's key: no control is drawn on the projector
     projector.wait_for_selector("[data-role='step']:text('Final comparison')")
     assert projector.locator("[data-role='decided-by']").inner_text() == result["decided_by"]["en"]
     projector.screenshot(path=str(ARTIFACTS / "quattro-projector-final-en.png"))

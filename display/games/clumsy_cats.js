@@ -15,8 +15,8 @@
     start: both("출발", "Start"),
     toilet: both("화장실", "Toilet"),
     island: both("무인도", "Island"),
-    blue: both("파란 발자국", "Blue"),
-    red: both("붉은 발자국", "Red"),
+    blue: both("파랑", "blue"),
+    red: both("빨강", "red"),
     fork: both("갈림길", "Fork"),
   };
   const BAR_TEXT = {
@@ -78,9 +78,12 @@
         class: "cc-cell cc-k-" + cell.kind + (onPath ? " cc-path" : "") + (cell.id === state.turn.from && state.turn.rolled ? " cc-from" : ""),
         "data-cell": cell.id,
       }, [
-        el("div", { class: "cc-cell-label", text: cell.label }),
-        cell.kind === "blue" || cell.kind === "red" ? el("div", { class: "cc-cell-mark", text: mark }) : null,
-        cell.kind === "fork" ? el("div", { class: "cc-fork", text: both("홀수 ↑ · 짝수 ↓", "odd ↑ · even ↓") }) : null,
+        // the number and the footprint's colour on one line (the cell is drawn in that colour)
+        el("div", { class: "cc-cell-head" }, [
+          el("span", { class: "cc-cell-label", text: cell.label }),
+          cell.kind === "blue" || cell.kind === "red" ? el("span", { class: "cc-cell-mark", text: mark }) : null,
+        ]),
+        cell.kind === "fork" ? el("div", { class: "cc-fork", text: both("홀↑ 짝↓", "odd↑ even↓") }) : null,
         el("div", { class: "cc-cats" }, cats.map(function (c) {
           return token(state, c, cats.length > 2, last && last.seat === c.seat && walked.length && walked[walked.length - 1] === cell.id);
         })),
@@ -244,10 +247,24 @@
       el("div", { class: "cc-side" }, [
         turnPicture(view),
         standingsPicture(view),
-        feed && !state.turn.window && !state.effect ? el("div", { class: "cc-feed", text: feed }) : null,
+        feed && !state.turn.window && !state.effect ? el("div", { class: "cc-feed", text: lastWords(feed) }) : null,
       ]),
     ]);
     board.replaceChildren(root);
+    // The feed is the least of the side: when the turn and the standings need its room, it goes
+    // (nothing is shown cut off).
+    const side = root.querySelector(".cc-side");
+    const line = side.querySelector(".cc-feed");
+    if (line && side.scrollHeight > side.clientHeight + 1) line.remove();
+  }
+
+  // The latest sentences of a feed entry that fit two lines (an entry may tell several turns).
+  function lastWords(text) {
+    const pick = function (t) {
+      const parts = String(t).split(/(?<=[.!?])\s+/);
+      return parts.slice(-2).join(" ");
+    };
+    return { ko: pick(I18N.inLang(text, "ko")), en: pick(I18N.inLang(text, "en")) };
   }
 
   // -- moments --------------------------------------------------------------------------------

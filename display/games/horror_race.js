@@ -17,6 +17,15 @@
   const GLIDE_MS = 850;
 
   let run = null;  // the replay in progress: {table, rounds, timers, final, board}
+  let waiters = [];  // display.js waits for the replay to end (settled) before its header
+
+  function settle(moment) {
+    const now = waiters;
+    waiters = [];
+    now.forEach(function (resolve) { resolve(moment); });
+  }
+
+  function cue(name) { if (window.Sound) window.Sound.cue(name); }
 
   // -- small pieces ---------------------------------------------------------------------
 
@@ -25,17 +34,21 @@
     return found ? found.label : id;
   }
 
+  // On the track a token carries its character's colour and first letter (뱀 강 구 미 좀 / V J G M
+  // Z): twelve cells across a screen leave no room for names read from the back of a room;
+  // the zones and the results name them in full, in the same colours.
+  function initial(label) {
+    return both(Array.from(label.ko || "")[0] || "", Array.from(label.en || "")[0] || "");
+  }
+
   function token(state, id, extra) {
-    return el("div", { class: "hr-token hr-" + id + (extra || ""), "data-character": id },
-      [el("span", { class: "hr-token-name", text: labelOf(state, id) })]);
+    const name = labelOf(state, id);
+    return el("div", { class: "hr-token hr-" + id + (extra || ""), "data-character": id, title: I18N.tr(name) },
+      [el("span", { class: "hr-token-name", text: initial(name) })]);
   }
 
   function chip(state, id, extra) {
     return el("span", { class: "hr-chip hr-" + id + (extra || ""), "data-character": id, text: labelOf(state, id) });
-  }
-
-  function seatName(view, seat) {
-    return (seat + 1) + " " + view.seats[seat];
   }
 
   function zoneTitle(zone) {
@@ -135,6 +148,7 @@
     if (!run) return;
     run.timers.forEach(clearTimeout);
     run = null;
+    settle(null);
   }
 
   function replay(board, view, record, frames) {
@@ -151,6 +165,7 @@
     const mine = run;
     function show(frame, glide) {
       const m = frame.move;
+      if (glide && m && m.mover) cue(m.finished ? "reveal" : "step");
       draw(board, mine.final, Object.assign({}, base, {
         cells: frame.cells, finish: frame.finish, move: m,
         activeZone: m ? m.zone : null,
@@ -166,7 +181,10 @@
       run = null;
       const final = mine.final;
       const over = final.state.step === "over" || final.state.ranking.length > 0;
-      draw(board, final, Object.assign(scene(final), { finale: over }), true);
+      draw(board, final, scene(final), true);
+      // Only now may the header say the match is over; the finish is a band over the header
+      // (display.js), never over the rankings.
+      settle(over ? Object.assign(finishText(final) || both("경기 종료", "Match over"), { cue: "win" }) : null);
     }, FIRST_MS + (frames.length - 1) * STEP_MS + 400));
   }
 
@@ -195,9 +213,10 @@
       const cls = "hr-cell" + (cell === 0 ? " hr-start" : "") + (puddle ? " hr-puddle" : "") + (landed ? " hr-landed" : "");
       const pile = el("div", { class: "hr-stack" });
       stack.forEach(function (id) { pile.appendChild(token(state, id, moved.indexOf(id) >= 0 ? " hr-moved" : "")); });
-      const label = cell === 0 ? both("출발", "Start")
-        : puddle ? both(cell + " 웅덩이", cell + " puddle") : String(cell);
+      const label = cell === 0 ? both("출발", "Start") : String(cell);
       row.appendChild(el("div", { class: cls, "data-cell": String(cell), "data-stack": stack.join(",") }, [
+        // the word stands above the stack while there is room (a tall stack keeps the colour)
+        puddle && stack.length <= 2 ? el("div", { class: "hr-puddle-word", text: both("웅덩이", "puddle") }) : null,
         pile, el("div", { class: "hr-cell-label", text: label }),
       ]));
     });
@@ -241,8 +260,9 @@
   function orderPicture(view, sc) {
     const state = view.state;
     const at = sc.turn == null ? (sc.animating ? sc.order.length : -1) : sc.order.indexOf(sc.turn);
-    const cols = sc.order.length > 8 ? " hr-cols-3" : sc.order.length > 4 ? " hr-cols-2" : "";
-    const list = el("div", { class: "hr-order" + cols });
+    const n = sc.order.length > 6 ? 3 : sc.order.length > 3 ? 2 : 1;
+    const list = el("div", { class: "hr-order hr-cols-" + n });
+    list.style.setProperty("--rows", String(Math.ceil(sc.order.length / n)));  // CSSOM: allowed by the CSP
     sc.order.forEach(function (seat, i) {
       const now = seat === sc.turn;
       const forfeit = seat === sc.forfeit;
@@ -265,13 +285,14 @@
     if (sc.forfeit != null) {
       side.appendChild(el("div", { class: "hr-forfeit-line", "data-seat": String(sc.forfeit) }, [
         el("span", { class: "hr-tag", text: both("코인포기", "Forfeit") }),
-        el("span", { class: "hr-seat-name" }, seatName(view, sc.forfeit)),
-        el("span", { class: "hr-side-label", text: both("다음 라운드 마지막", "last next round") }),
+        el("span", { class: "hr-seat-name" }, view.seats[sc.forfeit]),
+        el("span", { class: "hr-side-label", text: both("→ 다음 라운드 맨 뒤", "→ last next round") }),
       ]));
     }
     if (sc.drawn) {
       side.appendChild(el("div", { class: "hr-drawn" }, [
-        el("span", { class: "hr-side-label", text: both(view.seats[sc.drawn.seat] + " 뽑음", view.seats[sc.drawn.seat] + " drew") }),
+        // who drew is the highlighted seat of the order above
+        el("span", { class: "hr-side-label", text: both("뽑은 코인", "Drawn") }),
         el("span", { class: "hr-drawn-coins" }, sc.drawn.coins.map(function (id) { return chip(state, id, " hr-coin"); })),
       ]));
     }
@@ -310,12 +331,16 @@
     if (state.revealed) {
       const seats = state.seats.slice().sort(function (a, b) { return a.rank - b.rank || a.seat - b.seat; });
       const list = el("div", { class: "hr-scores" + (seats.length > 6 ? " hr-cols-2" : "") });
+      list.style.setProperty("--rows", String(Math.ceil(seats.length / 2)));
       seats.forEach(function (s) {
         list.appendChild(el("div", { class: "hr-score" + (s.rank === 1 ? " hr-top" : ""), "data-seat": String(s.seat) }, [
           el("span", { class: "hr-score-rank", text: both(s.rank + "위", "#" + s.rank) }),
           el("span", { class: "hr-seat-name" }, view.seats[s.seat]),
           state.groups && s.group === "guests" ? el("span", { class: "hr-tag", text: both("게스트", "guest") }) : null,
-          el("span", { class: "hr-score-backing" }, (s.backing || []).map(function (id) { return chip(state, id, " hr-small"); })),
+          el("span", { class: "hr-score-backing" }, (s.backing || []).map(function (id) {
+            return el("span", { class: "hr-chip hr-small hr-" + id, "data-character": id, title: I18N.tr(labelOf(state, id)),
+                                text: initial(labelOf(state, id)) });
+          })),
           el("span", { class: "hr-score-points", text: both(s.points + "점", s.points + " pt") }),
         ]));
       });
@@ -359,7 +384,6 @@
       trackPicture(view, sc),
       el("div", { class: "hr-caption" + (sc.caption ? " hr-live" : "") + (over ? " hr-finish-line" : ""), text: caption || "" }),
       lower,
-      sc.finale ? el("div", { class: "hr-finale" }, [el("span", { text: finishText(view) })]) : null,
     ]);
     board.replaceChildren(root);
     if (before) glideFrom(board, before);
@@ -407,6 +431,11 @@
   }
 
   const horrorRace = {
+    // While a round's moves replay, a Promise of the moment to flash when they are done.
+    settled: function () {
+      if (!run) return null;
+      return new Promise(function (resolve) { waiters.push(resolve); });
+    },
     render: function (board, view, previous) {
       const state = view.state;
       const prev = previous && previous.table === view.table && previous.state && previous.state.rounds ? previous.state : null;

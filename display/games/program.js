@@ -5,7 +5,9 @@
 (function () {
   "use strict";
   const { el, both, tr } = window.I18N;
-  const KEY = { "1": "🔑1", "2": "🔑2", "3": "🔑3", golden: "🗝️" };
+  // Keys in words, not emoji: a venue's machine may have no emoji font (a box would show).
+  const KEY = { "1": both("열쇠1", "key 1"), "2": both("열쇠2", "key 2"), "3": both("열쇠3", "key 3"),
+                golden: both("황금 열쇠", "golden key") };
   const STATUS = { confirmed: both("끝", "done"), open: both("진행 중", "live"), ready: both("다음", "next"),
                    later: both("예정", "later") };
 
@@ -38,7 +40,7 @@
         players.appendChild(el("div", { class: "pg-player" + (gone ? " pg-out" : ""), "data-player": String(i) }, [
           el("span", { class: "pg-name" }, name),
           board.points ? el("span", { class: "pg-points" }, tr(both((board.points[i] || 0) + "점", (board.points[i] || 0) + " pts"))) : null,
-          el("span", { class: "pg-keys" }, (keys[i] || []).map(function (k) { return KEY[k] || k; }).join(" ")),
+          el("span", { class: "pg-keys" }, (keys[i] || []).map(function (k) { return tr(KEY[k] || k); }).join(" · ")),
           gone ? el("span", { class: "pg-out-label", text: out[i] ? both("탈락 · " + tr(titles[out[i]] || { ko: "", en: "" }),
                                                                          "out · " + tr(titles[out[i]] || { ko: "", en: "" }))
                                                              : both("탈락", "out") }) : null,

@@ -13,6 +13,14 @@
 
   function seatName(view, seat) { return view.seats[seat]; }
 
+  // Under a card laid with a virtual player: who gave it, as a mark in that candidate's colour
+  // (the first letter of the name, or the seat number when both names start alike); the
+  // candidates' names carry the same colour.
+  function giverMark(view, seat) {
+    const first = view.seats.map(function (n) { return Array.from(n || "")[0] || ""; });
+    return first[0] && first[0] !== first[1] ? first[seat] : String(seat + 1);
+  }
+
   function stepTitle(state) {
     switch (state.step) {
       case "first": return both("선 플레이어 정하기", "Choosing the first player");
@@ -51,8 +59,8 @@
       acting ? el("span", { class: "qt-badge turn", text: both("차례", "To act") }) : null,
       state.step === "mulligan" && s.kept ? el("span", { class: "qt-badge ok", text: both("유지", "Kept") }) : null,
       state.step === "mulligan" && !s.kept ? el("span", { class: "qt-badge wait", text: both("고민 중", "Deciding") }) : null,
-      state.step === "open" ? (s.open_submitted ? el("span", { class: "qt-badge ok", text: both("공개 카드 선택 ✓", "Card chosen ✓") })
-        : el("span", { class: "qt-badge wait", text: both("공개 카드 고르는 중", "Choosing a card") })) : null,
+      state.step === "open" ? (s.open_submitted ? el("span", { class: "qt-badge ok", text: both("선택 ✓", "Chosen ✓") })
+        : el("span", { class: "qt-badge wait", text: both("고르는 중", "Choosing") })) : null,
       winner ? el("span", { class: "qt-badge win", text: both("승리", "Winner") }) : null,
     ]);
 
@@ -94,7 +102,8 @@
 
     return el("div", { class: "qt-cand" + (acting ? " acting" : "") + (winner ? " winner" : "") + (over && !winner ? " loser" : ""),
                        "data-seat": String(seat) }, [
-      el("div", { class: "qt-cand-head" }, [el("div", { class: "qt-name" }, seatName(view, seat)), badges]),
+      el("div", { class: "qt-cand-head" }, [el("div", { class: "qt-name qt-s" + seat }, [
+        el("span", { class: "qt-mark qt-s" + seat }, giverMark(view, seat)), seatName(view, seat)]), badges]),
       cards,
       verdict,
       over ? null : stats,
@@ -122,7 +131,7 @@
     }
     if (!c && state.actions.length) {
       // The latest turns of the exchange phases: who exchanged with whom, who passed.
-      parts.push(el("ol", { class: "qt-log", "data-role": "log" }, state.actions.slice(-4).reverse().map(function (a) {
+      parts.push(el("ol", { class: "qt-log", "data-role": "log" }, state.actions.slice(-2).reverse().map(function (a) {
         const who = seatName(view, a.seat);
         return el("li", { class: a.action === "pass" ? "pass" : "exchange", text: a.action === "pass"
           ? both(a.phase + "단계 · " + who + " 패스", "Phase " + a.phase + " · " + who + " passes")
@@ -139,7 +148,7 @@
     v.face_up.forEach(function (f) {
       cards.appendChild(el("div", { class: "qt-laid" }, [
         face(f.card, fresh.has("v" + vp + ":" + f.card) ? "fresh" : ""),
-        el("span", { class: "qt-giver" }, seatName(view, f.seat)),
+        el("span", { class: "qt-giver qt-s" + f.seat, title: seatName(view, f.seat) }, giverMark(view, f.seat)),
       ]));
     });
     if (STARTED.indexOf(state.step) >= 0) {

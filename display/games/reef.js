@@ -112,13 +112,14 @@
       el("div", { class: "rf-seat-head" }, [
         el("span", { class: "rf-name" }, s.name),
         rank ? el("span", { class: "rf-rank", text: both(rank.rank + "위", "#" + rank.rank) }) : null,
+        // the points just scored sit in the head, so every board keeps the same height
+        last ? el("span", { class: "rf-gained", "data-role": "scored", text: both("+" + last.points + "점", "+" + last.points) }) : null,
         now ? el("span", { class: "rf-turn", text: both("차례", "to play") }) : null,
       ]),
       boardGrid(s.board, marksFor(state, seat)),
       el("div", { class: "rf-seat-foot" }, [
         el("span", { class: "rf-stat", "data-role": "hand", text: both("손 " + s.hand_count + "장", "Hand " + s.hand_count) }),
         el("span", { class: "rf-stat", "data-role": "played", text: both("사용 " + s.played.length + "장", "Played " + s.played.length) }),
-        last ? el("span", { class: "rf-gained", "data-role": "scored", text: both("+" + last.points + "점", "+" + last.points) }) : null,
         state.final ? el("span", { class: "rf-stat total", text: both(s.points + "점", s.points + " pts") }) : null,
       ]),
     ]);
@@ -171,13 +172,14 @@
       el("div", { class: "rf-cards" }, state.display.map(function (d) { return card(d.card, d.tokens); })),
     ]);
     const stock = el("div", { class: "rf-stock" }, [
-      state.last_round ? el("div", { class: "rf-last", "data-role": "last-round", text: both("마지막 라운드", "Last round") }) : null,
       el("div", { class: "rf-deck", "data-role": "deck" }, [
         el("span", { class: "rf-label", text: both("더미", "Deck") }),
         el("span", { class: "rf-deck-n" }, String(state.deck)),
         el("span", { class: "rf-label", text: both("장", "cards") }),
+        state.last_round ? el("span", { class: "rf-last", "data-role": "last-round", text: both("마지막 라운드", "Last round") }) : null,
       ]),
-      el("div", { class: "rf-sup-row" }, [el("div", { class: "rf-label side", text: both("남은 산호", "Corals left") }), supply(state)]),
+      el("div", { class: "rf-label", text: both("남은 산호", "Corals left") }),
+      supply(state),
     ]);
     return el("div", { class: "rf-strip" }, [display, stock, happening(view)]);
   }

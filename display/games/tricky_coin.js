@@ -24,8 +24,12 @@
         for (let i = 0; i < s.box_count; i++) box.appendChild(el("span", { class: "coin hidden" }, "?"));
         board.appendChild(el("div", { class: "panel" + (winner ? " winner" : ""), "data-seat": String(seat) }, [
           el("div", { class: "panel-name" }, names[seat]),
-          el("div", { class: "panel-score", "data-role": "points" }, String(s.points)),
-          el("div", { class: "panel-line", text: both("이번 라운드 상자", "Box this round") }),
+          el("div", { class: "panel-score" }, [
+            el("span", { class: "panel-score-n", "data-role": "points" }, String(s.points)),
+            el("span", { class: "panel-score-label", text: both("승점", "points") }),
+          ]),
+          el("div", { class: "panel-line", text: both(state.round + "라운드 상자 (비공개 코인 " + s.box_count + "개)",
+                                                      "Round " + state.round + " box (" + s.box_count + " hidden)") }),
           box,
           lastRevealed ? el("div", {}, [el("span", { class: "token " + lastRevealed[seat] }, lastRevealed[seat])]) : null,
           lastOpened ? el("div", { class: "history" }, [
@@ -59,7 +63,8 @@
     }
     if (was && state.revealed.length > was.revealed.length) {
       const t = state.revealed[state.revealed.length - 1];
-      return both(names[0] + " " + t[0] + " · " + names[1] + " " + t[1], names[0] + " " + t[0] + " · " + names[1] + " " + t[1]);
+      const words = both(names[0] + " " + t[0] + " · " + names[1] + " " + t[1], names[0] + " " + t[0] + " · " + names[1] + " " + t[1]);
+      return Object.assign(words, { cue: t[0] === "STOP" || t[1] === "STOP" ? "stop" : "go" });
     }
     return null;
   }

@@ -1,7 +1,8 @@
 // The projector's picture of Tricky Gallery: the entering queue and "N/9 제출" while sealed,
-// the round's works as big labelled cards once revealed, the siren (a sound and a visual
-// moment), the auction winner and bid, the chain as it happens, every gallery by kind, the
-// eliminations, and at the end the sale and the ranking with the top 4 advancing.
+// the round's works as big labelled cards once revealed, the siren (a visual moment, and the
+// projector's siren cue when the operator armed the sound), the auction winner and bid, the
+// chain as it happens, every gallery by kind, the eliminations, and at the end the sale and the
+// ranking with the top 4 advancing.
 // Only the public view arrives here: it never holds a work's authenticity or an appraisal, and
 // nothing here could draw one.
 (function () {
@@ -10,60 +11,11 @@
 
   const { KINDS, NAMES: KIND_NAMES, SHORT: SHORT_NAMES } = window.GalleryKinds;
 
-  // -- sound: a Web Audio siren. Browsers allow audio only after a user gesture, so the
-  // operator clicks "소리 켜기" once; without it the siren is only seen.
-  let audio = null;
-  let sirensSounded = 0;
+  // Sounds are the projector's (display.js: Web Audio cues, armed by the operator's key).
   const sirensShown = new Set();  // "table:round": each round's siren fires once
   const outsShown = new Set();     // "table:round": each round's eliminations flash once
 
-  function soundOn() { return !!audio && audio.state === "running"; }
-
-  function enableSound(button) {
-    const Ctx = window.AudioContext || window.webkitAudioContext;
-    if (!Ctx) return;
-    audio = audio || new Ctx();
-    audio.resume().then(function () {
-      beep();
-      button.className = "tg-sound on";
-      button.textContent = tr(both("소리 켜짐", "Sound on")) + " ✓";
-    });
-  }
-
-  function beep() {
-    const t = audio.currentTime;
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    osc.frequency.setValueAtTime(880, t);
-    gain.gain.setValueAtTime(0.0001, t);
-    gain.gain.exponentialRampToValueAtTime(0.2, t + 0.02);
-    gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.18);
-    osc.connect(gain).connect(audio.destination);
-    osc.start(t);
-    osc.stop(t + 0.2);
-  }
-
-  // About two seconds of a two-tone wail: four sweeps between 650 and 1300 Hz.
-  function sirenSound() {
-    if (!soundOn()) return;
-    const t = audio.currentTime;
-    const osc = audio.createOscillator();
-    const gain = audio.createGain();
-    osc.type = "sawtooth";
-    osc.frequency.setValueAtTime(650, t);
-    for (let i = 0; i < 4; i++) {
-      osc.frequency.linearRampToValueAtTime(1300, t + i * 0.5 + 0.25);
-      osc.frequency.linearRampToValueAtTime(650, t + i * 0.5 + 0.5);
-    }
-    gain.gain.setValueAtTime(0.0001, t);
-    gain.gain.exponentialRampToValueAtTime(0.25, t + 0.05);
-    gain.gain.setValueAtTime(0.25, t + 1.85);
-    gain.gain.exponentialRampToValueAtTime(0.0001, t + 2.05);
-    osc.connect(gain).connect(audio.destination);
-    osc.start(t);
-    osc.stop(t + 2.1);
-    sirensSounded += 1;
-  }
+  function cue(name) { if (window.Sound) window.Sound.cue(name); }
 
   // -- full-stage flashes (the siren, an elimination): they live on the stage, not the board,
   // so the next view does not cut them short.
@@ -113,27 +65,12 @@
     return el("div", { class: "tg-rounds" }, [el("span", { class: "tg-rounds-label", text: both("라운드", "Round") })].concat(pills));
   }
 
-  function soundButton() {
-    if (soundOn()) {
-      return el("button", { type: "button", class: "tg-sound on", "data-sirens": String(sirensSounded) },
-                tr(both("소리 켜짐", "Sound on")) + " ✓");
-    }
-    const button = el("button", { type: "button", class: "tg-sound", "data-sirens": String(sirensSounded),
-                                  onclick: function () { enableSound(button); } },
-                      "♪ " + tr(both("소리 켜기", "Sound on")));
-    return button;
-  }
-
+  // Only the sale has a title strip; in the rounds the header says the round, and the round
+  // pips and the siren sit on the galleries' line, so the works and the chain keep the room.
   function topStrip(view) {
-    const state = view.state;
-    const title = state.step === "over" ? both("최종 판매 · 상위 4명 진출", "The sale · the top 4 advance")
-      : state.step === "setup" ? both("준비", "Setup")
-      : both(state.round + "라운드", "Round " + state.round);
+    if (view.state.step !== "over") return null;
     return el("div", { class: "tg-top" }, [
-      el("div", { class: "tg-round-title", text: title }),
-      roundPills(state),
-      el("div", { class: "tg-spacer" }),
-      soundButton(),
+      el("div", { class: "tg-round-title", text: both("최종 판매 · 상위 4명 진출", "The sale · the top 4 advance") }),
     ]);
   }
 
@@ -154,13 +91,15 @@
       ]);
     });
     return el("div", { class: "tg-submit" }, [
-      el("div", { class: "tg-caption", text: ascending ? both("출품실 입장 순서: 가나다 순 ↓", "Entering the room: 가나다 order ↓")
-        : both("출품실 입장 순서: 가나다 역순 ↑", "Entering the room: reverse 가나다 order ↑") }),
+      el("div", { class: "tg-submit-head" }, [
+        el("div", { class: "tg-caption", text: ascending ? both("입장 순서: 가나다 순 ↓", "Entering: 가나다 order ↓")
+          : both("입장 순서: 가나다 역순 ↑", "Entering: reverse 가나다 order ↑") }),
+        sealed ? el("div", { class: "tg-count", "data-role": "sealed" }, [
+          el("span", { class: "tg-count-n" }, sealed[0] + "/" + sealed[1]),
+          el("span", { text: both(" 제출", " in") }),
+        ]) : null,
+      ]),
       el("div", { class: "tg-tiles" }, tiles),
-      sealed ? el("div", { class: "tg-count", "data-role": "sealed" }, [
-        el("span", { class: "tg-count-n" }, sealed[0] + "/" + sealed[1]),
-        el("span", { text: both(" 제출", " submitted") }),
-      ]) : null,
     ]);
   }
 
@@ -170,11 +109,11 @@
       + (state.picker === work.seat ? " owner-picks" : "") + (state.auction && state.auction.winner === work.seat ? " rank1" : "");
     return el("div", { class: cls, "data-owner": String(work.seat), "data-kind": work.kind }, [
       art(work.kind),
-      el("div", { class: "tg-card-kind", text: KIND_NAMES[work.kind] }),
+      el("div", { class: "tg-card-kind", text: SHORT_NAMES[work.kind] }),
       el("div", { class: "tg-card-owner" }, nameOf(view, work.seat)),
       takenBy ? el("div", { class: "tg-card-taken" }, [
         el("span", { class: "tg-rank" }, String(takenBy.rank)),
-        el("span", {}, "→ " + nameOf(view, takenBy.seat)),
+        el("span", {}, nameOf(view, takenBy.seat)),
       ]) : null,
     ]);
   }
@@ -226,30 +165,33 @@
     return el("div", { class: "tg-auction won" + (compact ? " compact" : ""), "data-role": "auction" }, [
       el("div", { class: "tg-label", text: both("서열 1위", "Rank 1") }),
       el("div", { class: "tg-big" }, nameOf(view, a.winner)),
-      el("div", { class: "tg-bid", text: a.no_bid ? both("입찰 없음 (입장 순서)", "no bid (first to enter)")
-        : both(a.bid + "칩 낙찰", "won with " + a.bid + " chips") }),
+      el("div", { class: "tg-bid", text: a.no_bid ? both("입찰 없음 (입장 순서)", "no bid (first in)")
+        : both(a.bid + "칩 낙찰", a.bid + " chips") }),
     ]);
   }
 
   function sirenBadge(on) {
     return on ? el("div", { class: "tg-siren-badge", "data-role": "siren" }, [
-      el("span", { class: "tg-beacon" }), el("span", { text: both("사이렌: 가품 2장 이상", "Siren: two or more fakes") })]) : null;
+      el("span", { class: "tg-beacon" }), el("span", { text: both("사이렌 울림", "Siren") })]) : null;
   }
 
   function recap(view) {
     const state = view.state;
     const last = state.history[state.history.length - 1];
     if (!last) return null;
+    // One line for the round's headline and its notes (a whole 9-link chain must fit below it).
     return el("div", { class: "tg-recap" }, [
-      el("div", { class: "tg-label", text: both(last.round + "라운드 결과", "Round " + last.round) }),
-      el("div", { class: "tg-recap-line", text: last.bid ? both("1위 " + nameOf(view, last.winner) + " · " + last.bid + "칩",
-        "Rank 1 " + nameOf(view, last.winner) + " · " + last.bid + " chips")
-        : both("1위 " + nameOf(view, last.winner) + " (입찰 없음)", "Rank 1 " + nameOf(view, last.winner) + " (no bid)") }),
-      last.siren ? el("div", { class: "tg-recap-siren", text: both("사이렌 울림", "Siren sounded") }) : null,
+      el("div", { class: "tg-recap-line" }, [
+        el("span", { class: "tg-label", text: both(last.round + "R ", "R" + last.round + " ") }),
+        el("span", { text: last.bid ? both("1위 " + nameOf(view, last.winner) + " · " + last.bid + "칩",
+          "1st " + nameOf(view, last.winner) + " · " + last.bid + " chips")
+          : both("1위 " + nameOf(view, last.winner) + " · 무입찰", "1st " + nameOf(view, last.winner) + " · no bid") }),
+        last.siren ? el("span", { class: "tg-recap-siren", text: both("사이렌", "Siren") }) : null,
+        last.eliminated.length ? el("span", { class: "tg-recap-out", text: both(
+          "탈락 " + last.eliminated.map(function (s) { return nameOf(view, s); }).join(", "),
+          "Out " + last.eliminated.map(function (s) { return nameOf(view, s); }).join(", ")) }) : null,
+      ]),
       chainList(view, last.chain, null, false),
-      last.eliminated.length ? el("div", { class: "tg-recap-out", text: both(
-        "탈락: " + last.eliminated.map(function (s) { return nameOf(view, s); }).join(", "),
-        "Out: " + last.eliminated.map(function (s) { return nameOf(view, s); }).join(", ")) }) : null,
     ]);
   }
 
@@ -267,7 +209,12 @@
       ]);
     });
     return el("div", { class: "tg-galleries" }, [
-      el("div", { class: "tg-galleries-head" }, [el("span", { class: "tg-label", text: both("갤러리", "Galleries") }), legend]),
+      el("div", { class: "tg-galleries-head" }, [
+        el("span", { class: "tg-label", text: both("갤러리", "Galleries") }), legend,
+        el("span", { class: "tg-spacer" }),
+        sirenBadge(state.reveal && state.reveal.siren && state.step !== "submit"),
+        roundPills(state),
+      ]),
       el("div", { class: "tg-gallery-row" }, cols),
     ]);
   }
@@ -324,9 +271,7 @@
     } else {
       main = works(view, fresh);
       side = el("div", { class: "tg-side-stack" }, [
-        sirenBadge(state.reveal && state.reveal.siren),
         auctionBox(view),
-        state.step === "chain" ? el("div", { class: "tg-label", text: both("선택 순서", "The chain") }) : null,
         state.step === "chain" ? chainList(view, state.chain, fresh, true) : null,
       ]);
     }
@@ -348,7 +293,7 @@
     if (state.reveal && state.reveal.siren && !(was.reveal && was.reveal.round === state.reveal.round && was.reveal.siren)
         && !sirensShown.has(key)) {
       sirensShown.add(key);
-      sirenSound();
+      cue("siren");
       flashStage("siren", both("사이렌!", "SIREN!"), [both("가품이 2장 이상 출품되었습니다", "Two or more fakes were submitted")], 3200);
       return null;
     }
@@ -357,6 +302,7 @@
       const outKey = view.table + ":" + last.round;
       if (last.eliminated.length && !outsShown.has(outKey)) {
         outsShown.add(outKey);
+        cue("out");
         flashStage("out", both("탈락", "Eliminated"), last.eliminated.map(function (s) {
           return both(nameOf(view, s) + " — 가품 2장", nameOf(view, s) + " — two fakes");
         }), 4200);

@@ -72,7 +72,11 @@
     }
     const dots = [];
     for (let i = 0; i < 5; i++) dots.push(el("span", { class: "ts-dot" + (i < a.figures_left ? " left" : "") }));
-    const takers = a.taken_by.map(function (seat) { return el("span", { class: "ts-taker" }, nameOf(view, seat)); });
+    // Who took a figure, by seat number (the seat cards below carry number and name): five
+    // names do not fit a column at a size read from the back of the room.
+    const takers = a.taken_by.map(function (seat) {
+      return el("span", { class: "ts-taker", "data-seat": String(seat), title: nameOf(view, seat) }, String(seat + 1));
+    });
     // Whose animal it is shows on the seat cards below (their animal tags).
     return el("div", { class: "ts-animal tsa-" + a.animal + (a.complete ? " complete" : ""), "data-animal": a.animal }, [
       el("div", { class: "ts-animal-head" }, [el("span", { class: "ts-animal-name", text: NAMES[a.animal] })]),

@@ -17,7 +17,11 @@
     if (place) parts.push(el("p", { class: "pg-place", text: both("최종 " + place.rank + "위", "Final place: " + place.rank) }));
     if (out) parts.push(el("p", { class: "pg-me-out", text: both("탈락했습니다", "You are out") }));
     else if (!place) parts.push(el("p", { text: both("생존", "Still in") }));
-    if (keys.length) parts.push(el("p", { text: both("열쇠: " + keys.join(", "), "Keys: " + keys.join(", ")) }));
+    const key = function (k, lang) { return k === "golden" ? (lang === "ko" ? "황금 열쇠" : "golden key") : (lang === "ko" ? "열쇠" : "key ") + k; };
+    if (keys.length) {
+      parts.push(el("p", { text: both("가진 열쇠: " + keys.map(function (k) { return key(k, "ko"); }).join(", "),
+                                      "Keys: " + keys.map(function (k) { return key(k, "en"); }).join(", ")) }));
+    }
     if (board.candidate === seat) parts.push(el("p", { class: "pg-me-out", text: both("탈락 후보입니다", "You are the candidate") }));
     if (board.opponent === seat) parts.push(el("p", { text: both("데스 매치 상대로 지목되었습니다", "You were named for the death match") }));
     state.next.forEach(function (n) {

@@ -125,4 +125,17 @@
       virtualPlayers(view, seat, me),
     ]);
   };
+
+  // The receipt of an exchange as a sentence, the particle after the card's last syllable:
+  // "파랑 4를 가상 플레이어 1에게 주고 교환", "빨강 3을 …".
+  window.PhoneGames.quattro.receipt = function (decision, move, which) {
+    if (decision.move === "exchange") {
+      const card = I18N.inLang(QC.cardLabel(move.card), which);
+      const vp = Number(move.vp) + 1;
+      return which === "en" ? "Gave " + card + " to virtual player " + vp + " in exchange"
+        : I18N.josa(card, "을", "를") + " 가상 플레이어 " + vp + "에게 주고 교환";
+    }
+    if (decision.move === "pass") return which === "en" ? "Pass: no exchange this turn" : "패스: 이번 차례에는 교환하지 않음";
+    return null;
+  };
 })();

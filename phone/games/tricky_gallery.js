@@ -150,8 +150,10 @@
     const round = state.step === "over" ? both("종료", "over") : state.round + " / " + state.rounds;
     const parts = [];
     if (!me.alive) {
-      parts.push(el("div", { class: "tgp-out", text: both(me.eliminated_round + "라운드 탈락: 갤러리에 가품 2장",
-        "Eliminated in round " + me.eliminated_round + ": two fakes in the gallery") }));
+      const out = (view.state.eliminations || []).find(function (e) { return e.seat === seat; });
+      const place = out && out.place ? out.place : null;
+      parts.push(el("div", { class: "tgp-out", text: both(me.eliminated_round + "라운드 탈락: 갤러리에 가품 2장" + (place ? " · 최종 " + place + "위" : ""),
+        "Eliminated in round " + me.eliminated_round + ": two fakes in the gallery" + (place ? " · final place " + place : "")) }));
     }
     parts.push(finalBox(view, me));
     parts.push(el("div", { class: "tgp-stats" }, [
@@ -167,10 +169,12 @@
     const fresh = seen && me.appraisals.length > seenAppraisals[view.table] && now.length > 0;
     seenAppraisals[view.table] = me.appraisals.length;
     if (now.length) {
+      // data-now: the phone lifts this box above the decision, where the eye is.
       const box = section(both("감정 결과 (나만 봅니다)", "Appraisal results (only you)"),
         now.slice().reverse().map(function (a, i) { return appraisalLine(view, a, i === 0); }), "tgp-results" + (fresh ? " fresh" : ""));
+      box.setAttribute("data-now", "appraisal");
       parts.push(box);
-      if (fresh) setTimeout(function () { if (box.isConnected) box.scrollIntoView({ block: "center", behavior: "smooth" }); }, 0);
+      if (fresh) setTimeout(function () { if (box.isConnected) box.scrollIntoView({ block: "nearest", behavior: "smooth" }); }, 0);
     }
 
     parts.push(tableWorks(view, me));

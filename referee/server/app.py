@@ -18,12 +18,13 @@ from typing import Any
 
 import redis
 import socketio as socketio_pkg
-from flask import Flask, Response, abort, jsonify, redirect, render_template, request, send_from_directory, session
+from flask import Flask, Response, abort, jsonify, redirect, render_template, request, session
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 
 from referee.kernel import RuleError, registry
 from referee.store.base import StoreError
 
+from .assets import Assets
 from .limits import Limit, Limits, RateLimiter
 from .service import Service, Staff, dealer_room, player_room, public_room
 from .shows import Shows, load_secret
@@ -86,8 +87,8 @@ def _guard(call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
 
 
 def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
-    app = Flask(__name__, template_folder=str(HERE / "templates"), static_folder=str(HERE / "static"),
-                static_url_path="/static")
+    # Static files are served by ``assets`` (hashed names, gzip made once), not Flask's own route.
+    app = Flask(__name__, template_folder=str(HERE / "templates"), static_folder=None)
     key = load_secret(settings.data_dir)
     app.secret_key = hmac.new(key, b"flask-session", hashlib.sha256).hexdigest()
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict", JSON_AS_ASCII=False,
@@ -136,6 +137,8 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     def publish(namespace: str, room: str, event: str, payload: dict[str, Any]) -> None:
         sio.emit(event, payload, to=room, namespace=namespace)
 
+    assets = Assets({"/static": HERE / "static", "/display-assets": ROOT / "display", "/phone-assets": ROOT / "phone",
+                     "/console-assets": HERE.parent / "console" / "static"})
     service = Service(client, shows, publish, base_url, settings.prefix, registry(settings.extra_games, programs=True),
                       defer=sio.start_background_task,
                       disconnect=lambda namespace, sid: sio.server.disconnect(sid, namespace=namespace),
@@ -191,7 +194,11 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
 
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["page_error"] = lambda code: PAGE_ERRORS.get(code, (code, code))
-    # Every game's own projector and phone pictures, loaded on those pages (a game may have none).
+    # A file's versioned URL (a content hash in its name), and each game's pictures for a page
+    # that loads them on demand (the projector and the phones: only the game on screen).
+    app.jinja_env.globals["asset"] = assets.url
+    app.jinja_env.globals["game_manifest"] = assets.manifest
+    # Every game's own pictures under a page's folder, for a page that loads them all (the console).
     app.jinja_env.globals["game_scripts"] = lambda front: sorted(p.name for p in (ROOT / front / "games").glob("*.js"))
     # Per-game helpers shared by the projector, the phones and the console (a game's cards).
     app.jinja_env.globals["shared_game_scripts"] = lambda: sorted(p.name for p in (HERE / "static" / "games").glob("*.js"))
@@ -225,7 +232,11 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
             "default-src 'self'; img-src 'self' data:; connect-src 'self'; style-src 'self'; "
             "script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
         )
-        if request.path.startswith(("/p", "/join", "/console", "/api")):
+        # Pages and answers that hold a seat, a login or a show's state are never stored (the
+        # assets under /phone-assets and /console-assets are: see `assets`).
+        path = request.path
+        if path in ("/p", "/join") or (path.startswith(("/p/", "/console", "/api"))
+                                       and not path.startswith("/console-assets/")):
             resp.headers["Cache-Control"] = "no-store"
         return resp
 
@@ -291,16 +302,29 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
             return redirect(f"/console/login?show={show}" if shows.exists(show) else "/console/login")
         return render_template("console.html", show=shows.info(show))
 
-    @app.get("/p/<token>")
+    @app.route("/p/<token>", methods=["GET", "POST"])
     def phone_link(token: str) -> Response:
-        """Swap the token in the QR for an HttpOnly cookie, then show a clean URL."""
+        """Swap the token in the QR for an HttpOnly cookie, then show a clean URL.
+
+        A phone that already holds another player's seat (a second card scanned, a card handed
+        round) is asked first whose card this is, before anything of the new player shows; the
+        POST of that question's answer carries the page's CSRF token."""
         try:
             link = card(token)
         except RuleError:
             return Response(render_template("phone_refused.html", error="rate/limited"), status=429)
         if link is None:
             return Response(render_template("phone_refused.html", error="auth/bad_link"), status=403)
-        return seated(token)
+        held = shows.resolve(request.cookies.get(SEAT_COOKIE))
+        other = held is not None and (held.show, held.player) != (link.show, link.player)
+        if request.method == "POST" and csrf_ok(request.form.get("csrf")):
+            return seated(token)
+        if not other:
+            return seated(token)
+        return Response(render_template(
+            "phone_confirm.html", token=token, card=shows.roster(link.show)[link.player],
+            holder=shows.roster(held.show)[held.player],
+            error="auth/csrf" if request.method == "POST" else None), status=200)
 
     def seated(token: str) -> Response:
         resp = redirect("/p")
@@ -345,17 +369,21 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         image = qrcode.make(f"{base_url()}/join", image_factory=qrcode.image.svg.SvgPathImage, border=4)
         return Response(image.to_string(), mimetype="image/svg+xml")
 
+    @app.get("/static/<path:name>")
+    def static_assets(name: str) -> Response:
+        return assets.response("/static", name, request)
+
     @app.get("/display-assets/<path:name>")
     def display_assets(name: str) -> Response:
-        return send_from_directory(ROOT / "display", name)
+        return assets.response("/display-assets", name, request)
 
     @app.get("/phone-assets/<path:name>")
     def phone_assets(name: str) -> Response:
-        return send_from_directory(ROOT / "phone", name)
+        return assets.response("/phone-assets", name, request)
 
     @app.get("/console-assets/<path:name>")
     def console_assets(name: str) -> Response:
-        return send_from_directory(HERE.parent / "console" / "static", name)
+        return assets.response("/console-assets", name, request)
 
     @app.get("/print/<show>/seat-cards.pdf")
     def seat_cards(show: str) -> Response:
@@ -480,8 +508,9 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
             raise ConnectionRefusedError({"code": "auth/bad_link", "ko": "유효하지 않거나 재발급된 링크입니다",
                                           "en": "This link is not valid or was re-issued"})
         sockets[request.sid] = (token, link)
-        service.seat_socket(link, request.sid, True)
+        # In the room first: the device count that seat_socket sends reaches this phone too.
         join_room(player_room(link.show, link.player, link.version))
+        service.seat_socket(link, request.sid, True)
         sio.emit("time", {"now": time.time()}, to=request.sid, namespace="/seat")
         sio.emit("view", service.seat_snapshot(link), to=request.sid, namespace="/seat")
 

@@ -57,8 +57,11 @@ Error codes: ``quattro/no_such_seat``, ``quattro/no_such_card``, ``quattro/not_i
 
 Moves: ``choose_first {seat}`` (dealer), ``enter_hand {cards: 4}`` and ``enter_virtual
 {cards: 3}`` (dealer, ``deal=dealer``), ``mulligan {choice: keep|mulligan}``, ``open_card
-{card}``, ``exchange {choice: pass | "<card>@<vp>"}`` (seats), ``resolve_draw {winner}``
-(dealer). Automatic: ``deal`` and ``deal_virtual`` (``deal=referee``).
+{card}``, ``exchange {card, vp}`` and ``pass {}`` (seats: two short fields, my card then the
+virtual player, with the pass as its own decision beside it), ``resolve_draw {winner}``
+(dealer). Automatic: ``deal`` and ``deal_virtual`` (``deal=referee``). The one-field exchange of
+earlier logs, ``exchange {choice: pass | "<card>@<vp>"}``, is still read (a correction applies
+logged moves again); a malformed ``choice`` is ``quattro/bad_choice``.
 """
 
 from __future__ import annotations

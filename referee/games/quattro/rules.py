@@ -54,25 +54,30 @@ def _card_options(cards) -> tuple[Option, ...]:
     return tuple(Option(c, C.label(c)) for c in cards)
 
 
-def exchange_value(card: str, vp: int) -> str:
-    return f"{card}@{vp}"
+def _virtual_options(vps) -> tuple[Option, ...]:
+    return tuple(Option(vp, T(f"가상 {vp + 1}", f"virtual {vp + 1}")) for vp in vps)
 
 
-def exchange_options(state: QuattroState, seat: int) -> tuple[Option, ...]:
+def exchange_decisions(state: QuattroState, seat: int) -> tuple[Decision, ...]:
+    """The exchange as a short path (my card, then the virtual player) and the pass beside it.
+
+    Every combination of the two fields is legal: the cards are the unopened ones in hand, the
+    virtual players those not exchanged with yet (Quattro rule 3)."""
     out = []
+    # Quattro rule 3: only with a virtual player not yet exchanged with, only unopened cards.
+    vps = [vp for vp in VIRTUALS if vp not in state.exchanged[seat]]
+    if vps and state.hands[seat]:
+        out.append(Decision(
+            "exchange",
+            T("교환: 줄 카드를 고르고, 교환할 가상 플레이어를 고르세요",
+              "Exchange: choose the card to give, then the virtual player"),
+            (Field("card", "one", T("줄 카드", "Card to give"), _card_options(state.hands[seat]), kind="card"),
+             Field("vp", "one", T("가상 플레이어", "Virtual player"), _virtual_options(vps))),
+            seat=seat,
+        ))
     # Quattro rule 3: a candidate who still owes exchanges in the last phase cannot pass.
     if not must_exchange(state, seat):
-        out.append(Option(PASS, T("패스", "Pass")))
-    for vp in VIRTUALS:
-        # Quattro rule 3: only with a virtual player not yet exchanged with, only unopened cards.
-        if vp in state.exchanged[seat]:
-            continue
-        for card in state.hands[seat]:
-            name = C.label(card)
-            out.append(Option(
-                exchange_value(card, vp),
-                T(f"{name.ko}을(를) 가상 플레이어 {vp + 1}에게 주고 교환", f"give {name.en} to virtual player {vp + 1}"),
-            ))
+        out.append(Decision("pass", T("패스: 이번 차례에는 교환하지 않습니다", "Pass: no exchange this turn"), seat=seat))
     return tuple(out)
 
 
@@ -111,12 +116,7 @@ def turn(state: QuattroState) -> Turn:
             seat = state.to_act
             assert seat is not None
             return Turn(T(f"교환 {state.phase}단계: {seat + 1}번 자리 차례", f"Exchange phase {state.phase}: seat {seat + 1}"),
-                        (Decision(
-                            "exchange",
-                            T("패스하거나 공개하지 않은 카드 한 장을 가상 플레이어와 교환하세요",
-                              "Pass, or exchange one unopened card with a virtual player"),
-                            (Field("choice", "one", T("선택", "Choice"), exchange_options(state, seat)),), seat=seat,
-                        ),))
+                        exchange_decisions(state, seat))
         case S.DRAW:
             return Turn(T("완전 동점: 딜러 결정", "A full draw: the dealer decides"), (Decision(
                 "resolve_draw", T("완전 동점입니다. 승자를 정하세요", "Equal all the way. Name the winner"),
@@ -160,6 +160,8 @@ def _deal_turn(state: QuattroState) -> Turn:
 
 
 def decide(state: QuattroState, actor: Actor, move: dict[str, Any], rng: Rng) -> list[Event]:
+    move = _two_fields(move)
+    _no_pass_owed(state, actor, move)
     expect(turn(state), actor, move)
     seat = actor.acting_seat
     match move["type"]:
@@ -207,7 +209,10 @@ def decide(state: QuattroState, actor: Actor, move: dict[str, Any], rng: Rng) ->
             events = [Event("OpenChosen", {"seat": seat, "round": state.phase + 1}, {"card": card}, (seat,))]
         case "exchange":
             assert seat is not None
-            events = [_exchange(state, seat, move["choice"])]
+            events = [_exchange(state, seat, move["card"], move["vp"])]
+        case "pass":
+            assert seat is not None
+            events = [Event("Passed", {"seat": seat, "phase": state.phase})]
         case _:  # "resolve_draw"
             events = [Event("DrawResolved", {"winner": _seat(move["winner"])})]
     return with_consequences(state, events, evolve, _consequence)
@@ -236,7 +241,8 @@ def _from_deck(state: QuattroState, values: list[Any]) -> list[str]:
         _card(value)
         # Quattro rule 1: what the dealer hands out comes from the cards not dealt yet.
         require(value in state.deck, "quattro/not_in_deck",
-                f"{value}은(는) 이미 나누어 준 카드입니다", f"{value} has already been dealt", card=value)
+                f"{C.josa(C.label(value).ko, '은', '는')} 이미 나누어 준 카드입니다 ({value})", f"{value} has already been dealt",
+                card=value)
     return list(values)
 
 
@@ -244,30 +250,49 @@ def _own_card(state: QuattroState, seat: int, value: Any) -> str:
     card = _card(value)
     # Quattro rule 3: an opened card can be neither opened again nor exchanged.
     require(card not in state.opened[seat], "quattro/card_opened",
-            f"{card}은(는) 이미 공개한 카드입니다", f"{card} is already open", card=card)
+            f"{C.josa(C.label(card).ko, '은', '는')} 이미 공개한 카드입니다 ({card})", f"{card} is already open", card=card)
     require(card in state.hands[seat], "quattro/not_in_hand",
-            f"{card}은(는) 손에 없는 카드입니다", f"{card} is not in your hand", card=card)
+            f"{C.josa(C.label(card).ko, '은', '는')} 손에 없는 카드입니다 ({card})", f"{card} is not in your hand", card=card)
     return card
 
 
-def _exchange(state: QuattroState, seat: int, choice: Any) -> Event:
-    if choice == PASS:
-        # Quattro rule 3: no pass while exchanges with all six are owed before the fourth card.
-        owed = len(VIRTUALS) - len(state.exchanged[seat])
-        require(not must_exchange(state, seat), "quattro/must_exchange",
-                f"네 번째 카드 공개 전에 가상 플레이어 6명과 모두 교환해야 합니다 (남은 {owed}명): {choice!r}",
-                f"You must exchange with all six virtual players before the fourth card ({owed} left): {choice!r}",
-                choice=choice)
-        return Event("Passed", {"seat": seat, "phase": state.phase})
-    card, vp = _parse(choice)
+def _two_fields(move: Any) -> Any:
+    """An exchange in the one-field form of earlier logs (``choice``: ``pass`` or ``"R3@0"``) as
+    the two-field move, so their moves replay (a correction applies later moves again)."""
+    if not (isinstance(move, dict) and move.get("type") == "exchange" and "choice" in move
+            and "card" not in move and "vp" not in move):
+        return move
+    rest = {k: v for k, v in move.items() if k != "choice"}
+    if move["choice"] == PASS:
+        return {**rest, "type": "pass"}
+    card, vp = _parse(move["choice"])
+    return {**rest, "card": card, "vp": vp}
+
+
+def _no_pass_owed(state: QuattroState, actor: Actor, move: Any) -> None:
+    """A pass by the candidate to act who still owes exchanges is refused with the rule's own
+    error (the pass is not offered then, and a bare "not owed" would not say why)."""
+    if not (isinstance(move, dict) and move.get("type") == "pass" and state.step == S.EXCHANGE):
+        return
+    seat = actor.acting_seat
+    if seat is None or seat != state.to_act or actor.kind == "referee":
+        return
+    # Quattro rule 3: no pass while exchanges with all six are owed before the fourth card.
+    owed = len(VIRTUALS) - len(state.exchanged[seat])
+    require(not must_exchange(state, seat), "quattro/must_exchange",
+            f"네 번째 카드 공개 전에 가상 플레이어 6명과 모두 교환해야 합니다 (남은 {owed}명): 패스할 수 없습니다",
+            f"You must exchange with all six virtual players before the fourth card ({owed} left): no pass",
+            choice=PASS)
+
+
+def _exchange(state: QuattroState, seat: int, card: Any, vp: Any) -> Event:
     card = _own_card(state, seat, card)
-    require(vp in VIRTUALS, "quattro/no_such_virtual",
-            f"가상 플레이어는 1-6번입니다: {choice!r}", f"The virtual players are 0-5 (shown 1-6): {choice!r}",
-            choice=choice)
+    require(vp in VIRTUALS and not isinstance(vp, bool), "quattro/no_such_virtual",
+            f"가상 플레이어는 1-6번입니다: {vp!r}", f"The virtual players are 0-5 (shown 1-6): {vp!r}", vp=vp)
     # Quattro rule 3: one exchange with each virtual player.
     require(vp not in state.exchanged[seat], "quattro/already_exchanged",
-            f"가상 플레이어 {vp + 1}와는 이미 교환했습니다: {choice!r}",
-            f"You have already exchanged with virtual player {vp + 1}: {choice!r}", choice=choice)
+            f"{C.josa(f'가상 플레이어 {vp + 1}', '과', '와')}는 이미 교환했습니다: {vp!r}",
+            f"You have already exchanged with virtual player {vp + 1}: {vp!r}", vp=vp)
     # Quattro rule 4, applied by the referee to what the virtual player held before this exchange.
     got, why = C.virtual_choice(state.virtual[vp], state.opened[seat])
     return Event("Exchanged", {"seat": seat, "vp": vp, "given": card, "phase": state.phase},

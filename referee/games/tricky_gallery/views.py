@@ -80,7 +80,8 @@ def view(state: GalleryState, audience: Audience) -> dict[str, Any]:
         "chain": _live_chain(state),
         "picker": current_picker(state),
         "history": [_record(r, dealer) for r in state.history],
-        "eliminations": [{"seat": e.seat, "round": e.round, "rank": e.rank} for e in state.eliminations],
+        "eliminations": [{"seat": e.seat, "round": e.round, "rank": e.rank, "place": _place(state, e)}
+                         for e in state.eliminations],
         "final": _final(state),
     }
     if dealer:
@@ -89,6 +90,14 @@ def view(state: GalleryState, audience: Audience) -> dict[str, Any]:
         out["appraisals"] = [_appraisal(a) for a in state.appraisals]
         out["sheets"] = {"run_sheet": _run_sheet_doc(state), "score_sheet": _score_sheet_doc(state)}
     return out
+
+
+def _place(state: GalleryState, elimination: Any) -> int:
+    """An eliminated seat's final place, known at its elimination (Gallery rule 12): below
+    every survivor and every later elimination; within a round the better chain rank is better."""
+    worse = sum(1 for e in state.eliminations
+                if (e.round, -e.rank) < (elimination.round, -elimination.rank))
+    return state.seats - worse
 
 
 def _kinds(kinds: Any) -> dict[str, int]:

@@ -1,19 +1,28 @@
 // A live connection to one Socket.IO namespace. Every payload is a whole snapshot with the
 // table version; anything older than what is shown is dropped. On every (re)connect the
 // server sends a fresh snapshot, so a reconnecting screen always shows the current state.
+//
+// Also here, for the live pages: the server's clock (its `time` event; a show clock counts
+// down by it, never by the device's own clock), and the loader of a game's pictures, which the
+// projector and the phones fetch only when a view of that game first arrives.
 (function () {
   "use strict";
+
+  let offset = 0;  // server clock minus this device's clock, in seconds
+
+  function serverNow() { return Date.now() / 1000 + offset; }
 
   function connect(namespace, options) {
     const conn = document.getElementById("conn");
     const newest = {};  // key (a table) -> the newest version received for it
+    let ended = false;  // the server refused or revoked this page: no "reconnecting" any more
     const socket = io(namespace, {
       auth: options.auth || {},
       transports: ["websocket", "polling"],
       reconnectionDelayMax: 3000,
     });
 
-    function state(name) { if (conn) conn.dataset.state = name; }
+    function state(name) { if (conn && !ended) conn.dataset.state = name; }
 
     socket.on("connect", function () { state("online"); });
     socket.on("disconnect", function () { state("offline"); });
@@ -21,6 +30,9 @@
     socket.on("connect_error", function (err) {
       state("offline");
       if (options.onRefused && err && err.data && err.data.code) options.onRefused(err.data);
+    });
+    socket.on("time", function (payload) {
+      if (payload && typeof payload.now === "number") offset = payload.now - Date.now() / 1000;
     });
 
     (options.events || ["view"]).forEach(function (event) {
@@ -36,6 +48,14 @@
 
     return {
       socket: socket,
+      // The page is done with this connection (a revoked card, a refused link): it stops
+      // reconnecting and the connection mark says so instead of "reconnecting".
+      end: function (why) {
+        if (conn) conn.dataset.state = why || "ended";
+        ended = true;
+        socket.io.reconnection(false);
+        socket.disconnect();
+      },
       // Resolve with the server's ack; a lost connection retries until acknowledged.
       send: function (event, payload) {
         return new Promise(function (resolve) {
@@ -49,5 +69,87 @@
     };
   }
 
-  window.Live = { connect: connect };
+  // -- a game's pictures, on demand --------------------------------------------------------
+
+  let manifest = null;
+  const loading = {};  // game -> Promise of its scripts and styles
+  const loaded = new Set();
+
+  function gameAssets(game) {
+    if (manifest === null) {
+      const meta = document.querySelector("meta[name='game-assets']");
+      try { manifest = meta ? JSON.parse(meta.content) : {}; } catch (e) { manifest = {}; }
+    }
+    return manifest[game] || null;
+  }
+
+  function add(tag, attrs) {
+    return new Promise(function (resolve) {
+      const node = document.createElement(tag);
+      Object.keys(attrs).forEach(function (k) { node[k] = attrs[k]; });
+      // A file that fails to load leaves the page working without that picture.
+      node.onload = node.onerror = function () { resolve(); };
+      (tag === "link" ? document.head : document.body).appendChild(node);
+    });
+  }
+
+  // Resolves once the game's styles and scripts are in (at once for a game without pictures).
+  // Scripts load in order: a game's shared helpers (its cards) come before its pictures.
+  function need(game) {
+    if (!game) return Promise.resolve();
+    if (!loading[game]) {
+      const files = gameAssets(game);
+      if (!files) loading[game] = Promise.resolve();
+      else {
+        const styles = Promise.all(files.css.map(function (href) { return add("link", { rel: "stylesheet", href: href }); }));
+        const scripts = files.js.reduce(function (chain, src) {
+          return chain.then(function () { return add("script", { src: src, async: false }); });
+        }, Promise.resolve());
+        loading[game] = Promise.all([styles, scripts]).then(function () {
+          loaded.add(game);
+          document.documentElement.dataset.games = Array.from(loaded).join(" ");  // for tests
+        });
+      }
+    }
+    return loading[game];
+  }
+
+  function ready(game) { return !game || !gameAssets(game) || loaded.has(game); }
+
+  // -- the show clock -------------------------------------------------------------------
+
+  // Seconds left on a view's clock now (by the server's clock), or null without a clock.
+  function clockLeft(clock) {
+    if (!clock) return null;
+    if (clock.state === "paused") return Math.max(0, clock.remaining || 0);
+    return Math.max(0, (clock.ends_at || 0) - serverNow());
+  }
+
+  function clockText(seconds) {
+    const s = Math.ceil(seconds);
+    return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+  }
+
+  // Draw a view's clock into `box` and keep it counting (one timer per box). At zero it shows
+  // 0:00 and nothing else happens: the dealer decides what zero means.
+  function showClock(box, clock) {
+    if (!box) return;
+    clearInterval(box._tick);
+    box.hidden = !clock;
+    if (!clock) { box.removeAttribute("data-state"); return; }
+    function tick() {
+      const left = clockLeft(clock);
+      box.dataset.state = clock.state;
+      box.dataset.left = String(Math.ceil(left));
+      box.classList.toggle("low", left <= 10);
+      box.classList.toggle("zero", left <= 0);
+      const number = box.querySelector(".clock-time") || box;
+      number.textContent = clockText(left);
+    }
+    tick();
+    if (clock.state === "running") box._tick = setInterval(tick, 250);
+  }
+
+  window.Live = { connect: connect, need: need, ready: ready, serverNow: serverNow, clockLeft: clockLeft,
+                  clockText: clockText, showClock: showClock };
 })();
