@@ -235,12 +235,15 @@ def test_whole_quattro_matches_over_the_sockets_leak_nothing(server, seed, deal)
 
 
 def answer(page, selector: str, value: str | dict[str, str] | None) -> None:
-    """Answer a generic decision form inside `selector`: choose (one value, a value per field,
-    or nothing for a decision without fields), next, confirm, submit."""
+    """Answer a generic decision form inside `selector`: choose (one value or a value per
+    field), next, confirm, submit; a decision without fields (the pass) is one tap."""
+    if value is None:
+        page.click(f"{selector} button.next.act")
+        return
     if isinstance(value, dict):
         for name, one in value.items():
             page.click(f"{selector} .field[data-field='{name}'] .option[data-value='{one}']")
-    elif value is not None:
+    else:
         page.click(f"{selector} .option[data-value='{value}']")
     page.click(f"{selector} button.next")
     page.wait_for_selector(f"{selector} .confirm-q")

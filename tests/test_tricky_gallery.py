@@ -644,7 +644,8 @@ def test_two_fakes_in_a_gallery_eliminate_the_seat_and_everything_it_holds_leave
     assert not state.alive[8]
     assert (state.chips[8], state.hands[8], state.genuine_left[8], state.fake_left[8], state.galleries[8]) == (0, (), 0, 0, ())
     view = public(state)
-    assert view["eliminations"] == [{"seat": 8, "round": 2, "rank": 1}]
+    # The view adds the final place an elimination fixes (the first out of nine is 9th).
+    assert view["eliminations"] == [{"seat": 8, "round": 2, "rank": 1, "place": 9}]
     assert view["seats"][8]["alive"] is False and view["seats"][8]["eliminated_round"] == 2
     assert view["history"][-1]["eliminated"] == [8]
     # Seat 8 takes no further part: 8 submissions, a chain of 8, not in the queue.
@@ -766,7 +767,7 @@ def test_whole_match_with_round_3_elimination_and_a_tie_decided_by_round_5_rank(
     assert state.winner == 1 and state.bid == 0
     state, events = run_chain(state, [1, 0, 3, 4, 5, 6, 7, 8, 2])
     assert [e.data for e in events if e.type == "SeatEliminated"] == [{"round": 3, "seat": 8, "rank": 8}]
-    assert public(state)["eliminations"] == [{"seat": 8, "round": 3, "rank": 8}]
+    assert public(state)["eliminations"] == [{"seat": 8, "round": 3, "rank": 8, "place": 9}]
 
     # Round 4: piper; seats 3 and 4 fake (siren). Eight seats, descending order without seat 8.
     assert GAME.view(state, Audience.dealer())["queue"]["rows"][0]["seat"] == 6  # 아름; 자두 is out

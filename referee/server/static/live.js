@@ -122,7 +122,9 @@
   function clockLeft(clock) {
     if (!clock) return null;
     if (clock.state === "paused") return Math.max(0, clock.remaining || 0);
-    return Math.max(0, (clock.ends_at || 0) - serverNow());
+    // Never above the time set: a phone's estimate of the server's clock lags by the trip.
+    const left = Math.max(0, (clock.ends_at || 0) - serverNow());
+    return clock.seconds ? Math.min(clock.seconds, left) : left;
   }
 
   function clockText(seconds) {
