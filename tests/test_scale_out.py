@@ -101,3 +101,44 @@ def test_thousands_of_concurrent_submissions_through_both_land_once(pair):
     finally:
         for c in (*phones, projector):
             c.close()
+
+
+def test_a_player_without_an_open_phone_costs_no_view(pair):
+    """Issue 17: a fan-out builds and sends no view for a player with no phone open (on any
+    process); the phone that opens later gets the table as it is now."""
+    import json
+
+    import redis
+
+    from referee.server.app import QUEUE_CHANNEL
+
+    a, b = pair
+    show = "q" + uuid.uuid4().hex[:8]
+    a.ok("create_show", show=show, name="빈 자리")
+    for name in ("가", "나"):
+        a.ok("add_player", show=show, name=name)
+    table = a.ok("create_table", show=show, game="tricky_coin", players=["가", "나"], seed=2)["table"]
+    links = a.snapshot(show)["links"]
+    queue = redis.Redis.from_url(a.env["REDIS_URL"]).pubsub()
+    queue.subscribe(QUEUE_CHANNEL)
+    phone = Client(b.url, "/seat", {"token": links[0]["token"]})
+    try:
+        a.ok("start", show=show, table=table)
+        ack = phone.call("submit", {"table": table, "move": {"type": "put_coin", "coin": 5}, "sid": "a"})
+        a.ok("move", show=show, table=table, seat=1, move={"type": "put_coin", "coin": 20}, sid="b")
+        assert phone.wait_for(lambda e, p: e == "view" and p["version"] > ack["ack"]["version"])
+        rooms = []
+        while (message := queue.get_message(timeout=1.0)) is not None:
+            if message["type"] == "message":
+                rooms.append(json.loads(message["data"]).get("room"))
+        assert f"player:{show}:0:{links[0]['version']}" in rooms  # the open phone's views went out
+        assert not [r for r in rooms if str(r).startswith(f"player:{show}:1:")]  # nobody holds seat 1's: never built, never sent
+        late = Client(a.url, "/seat", {"token": links[1]["token"]})
+        try:
+            first = late.wait_for(lambda e, p: e == "view")
+            assert first["table"]["state"]["step"] == "token" and first["seat"] == 1
+        finally:
+            late.close()
+    finally:
+        phone.close()
+        queue.close()

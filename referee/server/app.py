@@ -25,6 +25,7 @@ from referee.kernel import RuleError, registry
 from referee.store.base import StoreError
 
 from .assets import Assets
+from .collector import QuietCollector
 from .limits import Limit, Limits, RateLimiter
 from .service import Service, Staff, dealer_room, player_room, public_room
 from .shows import Shows, load_secret
@@ -139,12 +140,19 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
 
     assets = Assets({"/static": HERE / "static", "/display-assets": ROOT / "display", "/phone-assets": ROOT / "phone",
                      "/console-assets": HERE.parent / "console" / "static"})
+    collector = QuietCollector()
+
+    def defer(task: Callable[[], None]) -> None:
+        collector.busy()  # a command: no full collection for a moment
+        sio.start_background_task(task)
+
     service = Service(client, shows, publish, base_url, settings.prefix, registry(settings.extra_games, programs=True),
-                      defer=sio.start_background_task,
+                      defer=defer,
                       disconnect=lambda namespace, sid: sio.server.disconnect(sid, namespace=namespace),
                       audience=audience_client)
     app.extensions["referee"] = service
     sio.start_background_task(service.run_bots, sio.sleep)  # rehearsal bots, when staff set some
+    sio.start_background_task(collector.run, sio.sleep)  # full collections at quiet moments only
     limiter = RateLimiter(client, settings.prefix)
     limits = settings.limits
 

@@ -489,7 +489,7 @@ class Service:
             tables.append({"view": view, "log": log, "sheets": sheets_of(view), "held": moment.held(table_id),
                            "bots": bots.get(table_id, [])})
         return {"show": moment.info, "tables": tables, "links": self.links(show), "games": _games_menu(self.games),
-                "presence": self.presence(show, len(moment.info["roster"]))}
+                "presence": moment.devices}
 
     def presence(self, show: str, count: int) -> list[int]:
         """How many phones of each player are connected now (any process)."""
@@ -507,7 +507,7 @@ class Service:
         if view is None or not view["started"] or view["state"].get("program"):
             # Before a match, the projector is the join screen: where to join, and whose phone
             # is here (names are public; which phones are connected is all it tells).
-            here = self.presence(show, len(moment.info["roster"]))
+            here = moment.devices
             payload["join"] = {"url": f"{self.base_url()}/join",
                                "players": [{"name": n, "here": c > 0} for n, c in zip(moment.info["roster"], here,
                                                                                          strict=True)]}
@@ -615,6 +615,8 @@ class Service:
             seats = self.table(table_id).seats
             players = range(len(roster)) if everyone else [roster.index(name) for name in seats if name in roster]
             for player in players:
+                if not moment.devices[player]:
+                    continue  # no phone open: it gets a fresh snapshot when it connects
                 # The changed table's view to the players at it (their phone may show it, or
                 # keep it for a switch); everyone else their focus (which table seats whom moved).
                 shown = table_id if roster[player] in seats and not everyone else None
@@ -676,15 +678,20 @@ class Moment:
         shows.read_info(pipe, show)
         pipe.exists(f"{service.prefix}dealers:{show}")
         pipe.mget([shows.linkver_key(show, p) for p in range(players)]) if players else pipe.echo("")
+        for player in range(players):
+            pipe.hlen(service._sockets_key(show, player))
         cached = [(t, service.table(t).cached_version) for t in tables]
         for table_id, after in cached:
             pipe.lrange(service.store.log_key(table_id), after, -1)
-        h, roster, table_ids, consoles, versions, *tails = pipe.execute()
+        h, roster, table_ids, consoles, versions, *rest = pipe.execute()
+        devices, tails = rest[:players], rest[players:]
         if not h:
             shows.require(show)
         links = [int(v or 0) for v in versions] if players else []
+        self.devices = [int(n) for n in devices]
         if len(roster) != players:
             links = shows.link_versions(show, len(roster))
+            self.devices = service.presence(show, len(roster))
         for (table_id, after), raw in zip(cached, tails, strict=True):
             self._folded[table_id] = service.table(table_id).absorb(after, [json.loads(r) for r in raw])
         service.known[show] = (table_ids, roster)
