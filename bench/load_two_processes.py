@@ -39,6 +39,7 @@ import os
 import secrets
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -102,6 +103,70 @@ def report(s: dict[str, Any], nservers: int, concurrency: int) -> str:
     return "\n".join(lines)
 
 
+class Nginx:
+    """nginx in front of the servers, as deploy/nginx/referee.conf (websocket upgrade, long
+    timeouts, no buffering). deploy/ spreads phones over the processes by a hash of their
+    address; on loopback every client has the same address, so here each worker connects from
+    its own, 127.0.(k+1).(j+1) for worker j of server k, and nginx maps the address to server
+    k: the same spread, known in advance, so the figures can still tell the processes apart."""
+
+    def __init__(self, work: Path) -> None:
+        self.dir = work / "nginx"
+        self.port = stp.free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: Any = None
+
+    @staticmethod
+    def address(server: int, worker: int) -> str:
+        return f"127.0.{server + 1}.{worker + 1}"
+
+    def start(self, servers: list[Any]) -> None:
+        routes = "\n".join(f"        ~^127\\.0\\.{k + 1}\\. 127.0.0.1:{s.port};" for k, s in enumerate(servers))
+        conf = f"""
+worker_processes 1;
+worker_rlimit_nofile 65536;
+pid {self.dir}/nginx.pid;
+error_log {self.dir}/error.log warn;
+events {{ worker_connections 60000; }}
+http {{
+    access_log off;
+    client_body_temp_path {self.dir}/tmp;
+    proxy_temp_path {self.dir}/tmp;
+    map $remote_addr $referee {{
+        default 127.0.0.1:{servers[0].port};
+{routes}
+    }}
+    map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
+    server {{
+        listen 127.0.0.1:{self.port};
+        location / {{
+            proxy_pass http://$referee;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
+            proxy_set_header Host $host;
+            proxy_read_timeout 3600s;
+            proxy_buffering off;
+        }}
+    }}
+}}
+"""
+        (self.dir / "tmp").mkdir(parents=True, exist_ok=True)
+        (self.dir / "nginx.conf").write_text(conf)
+        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+        with open(self.dir / "stderr.log", "ab") as err:
+            self.proc = subprocess.Popen([nginx, "-p", str(self.dir), "-c", str(self.dir / "nginx.conf"),
+                                          "-g", "daemon off;"], stderr=err)
+        time.sleep(0.5)
+        if self.proc.poll() is not None:
+            raise RuntimeError((self.dir / "stderr.log").read_text())
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+
+
 async def orchestrate(args: argparse.Namespace) -> int:
     from referee.store import EmbeddedRedis
 
@@ -120,6 +185,7 @@ async def orchestrate(args: argparse.Namespace) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT):  # stop cleanly: the finally blocks stop everything
         loop.add_signal_handler(sig, me.cancel)
     shared = None
+    front: Nginx | None = None
     summary: dict[str, Any] | None = None
     try:
         shared = await asyncio.to_thread(EmbeddedRedis(work / "shared").start)
@@ -129,9 +195,15 @@ async def orchestrate(args: argparse.Namespace) -> int:
             share = await stp.wait_for_quiet(min(args.quiet_wait, max(0.0, deadline - time.monotonic())))
             print(f"machine busy before start: {share * 100:.0f}% of one core "
                   f"(load average {os.getloadavg()[0]:.2f})", flush=True)
-        result = await stp.run_size(args.clients, args, work, deadline, nservers=args.servers, shared=shared, env=env)
+        if args.nginx:
+            front = Nginx(work)
+            print(f"nginx in front on {front.url}", flush=True)
+        result = await stp.run_size(args.clients, args, work, deadline, nservers=args.servers, shared=shared, env=env,
+                                    front=front)
         summary = result.summary()
     finally:
+        if front is not None:
+            await asyncio.to_thread(front.stop)
         if shared is not None:
             await asyncio.to_thread(shared.stop)
         if args.keep:
@@ -151,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--clients", type=int, default=2000, help="/public clients, split evenly over the servers")
     p.add_argument("--servers", type=int, default=2, help="referee serve processes sharing the one Redis (1..8)")
+    p.add_argument("--nginx", action="store_true", help="the audience connects through nginx, as in deploy/")
     stp.add_measurement_arguments(p)
     args = p.parse_args(argv)
     stp.check_measurement_arguments(p, args)

@@ -260,10 +260,10 @@ class Server:
         try:
             if getattr(self, "_redis", None) is None:  # one connection, so its HELLO counts once
                 if self.shared is not None:
-                    port = int(self.shared.port)
-                else:
-                    port = int((self.data_dir / "redis" / "port").read_text().strip())
-                self._redis = redis.Redis(host="127.0.0.1", port=port, socket_timeout=5)
+                    url = self.shared.url
+                else:  # the server's embedded Redis: its private socket and password (same user)
+                    url = json.loads((self.data_dir / "redis" / "endpoint.json").read_text())["url"]
+                self._redis = redis.Redis.from_url(url, socket_timeout=5)
             stats = self._redis.info("commandstats")
         except (OSError, ValueError, redis.RedisError):
             return {}
@@ -364,6 +364,9 @@ async def worker_main(args: argparse.Namespace) -> int:
         and the last of them to receive it)
     {"cmd": "stats"} -> {"received": views received so far, "stale": how many of them were older than
         a view of the same table the same client already had, "cpu": this process's CPU seconds}
+    {"cmd": "storm", "concurrency": c} -> every client disconnects, then all reconnect at once (c
+        connects in flight): {"connected", "failed", "down", "back", "snapshots_at"} (monotonic
+        times: all gone, the last reconnect, the last fresh snapshot)
     {"cmd": "quit"}  -> disconnects everyone and exits
     """
     raise_nofile()
@@ -385,7 +388,9 @@ async def worker_main(args: argparse.Namespace) -> int:
     newest: list[tuple[str | None, int]] = [(None, -1)] * n  # each client's newest (table, version)
     stale = [0]  # views older than one the same client already had (fan-outs overtaking each other)
     pending: list[Pending | None] = [None]
-    session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))  # no cap on websockets
+    # No cap on websockets; with --local-addr from that source address (a front proxy maps it).
+    local = (args.local_addr, 0) if args.local_addr else None
+    session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0, local_addr=local))
     clients: list[Any] = []
     connect_ms: list[float] = []
     connected_at = [t_go]
@@ -428,14 +433,21 @@ async def worker_main(args: argparse.Namespace) -> int:
             connected_at[0] = max(connected_at[0], t1)
             return None
 
-    gate = asyncio.Semaphore(args.connect_concurrency)
-    errors = [e for e in await asyncio.gather(*(connect(i, gate) for i in range(n))) if e]
-    connected = sum(1 for c in clients if c.connected and "/public" in c.namespaces)
-    # Wait (bounded) until every connected client holds its connect snapshot.
-    deadline = time.monotonic() + VIEW_TIMEOUT
-    while time.monotonic() < deadline and sum(1 for r in receipts if r) < connected:
-        await asyncio.sleep(0.01)
-    firsts = [r[0][2] for r in receipts if r]
+    async def close(sio: Any) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(sio.disconnect(), 5)
+
+    async def connect_all(concurrency: int) -> tuple[list[str], int, list[float]]:
+        """Connect all n clients; wait (bounded) until every connected one holds its snapshot."""
+        gate = asyncio.Semaphore(concurrency)
+        errors = [e for e in await asyncio.gather(*(connect(i, gate) for i in range(n))) if e]
+        connected = sum(1 for c in clients if c.connected and "/public" in c.namespaces)
+        deadline = time.monotonic() + VIEW_TIMEOUT
+        while time.monotonic() < deadline and sum(1 for r in receipts if r) < connected:
+            await asyncio.sleep(0.01)
+        return errors, connected, [r[0][2] for r in receipts if r]
+
+    errors, connected, firsts = await connect_all(args.connect_concurrency)
     reply({"connected": connected, "snapshots": len(firsts), "errors": errors[:5], "failed": len(errors),
            "connect_ms": connect_ms, "go": t_go, "connected_at": connected_at[0],
            "snapshots_at": max(firsts) if firsts else None})
@@ -466,12 +478,18 @@ async def worker_main(args: argparse.Namespace) -> int:
         elif cmd["cmd"] == "stats":
             reply({"received": received[0], "stale": stale[0], "cpu": time.process_time(),
                    "connected": sum(1 for c in clients if c.connected)})
+        elif cmd["cmd"] == "storm":
+            await asyncio.gather(*(close(c) for c in clients))
+            down = time.monotonic()
+            clients.clear()
+            for rs in receipts:
+                rs.clear()
+            connected_at[0] = down
+            errors, connected, firsts = await connect_all(cmd["concurrency"])
+            reply({"connected": connected, "failed": len(errors), "errors": errors[:5], "down": down,
+                   "back": connected_at[0], "snapshots_at": max(firsts) if firsts else None})
         elif cmd["cmd"] == "quit":
             break
-
-    async def close(sio: Any) -> None:
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(sio.disconnect(), 5)
 
     await asyncio.gather(*(close(c) for c in clients))
     await session.close()
@@ -493,11 +511,13 @@ class Worker:
         self.server = server  # index of the server process its clients are connected to
 
     @classmethod
-    async def start(cls, url: str, show: str, count: int, concurrency: int, log: Path, server: int = 0) -> Worker:
+    async def start(cls, url: str, show: str, count: int, concurrency: int, log: Path, server: int = 0,
+                    local_addr: str | None = None) -> Worker:
         err = open(log, "ab")
         proc = await asyncio.create_subprocess_exec(
             sys.executable, str(Path(__file__).resolve()), "--worker", "--url", url, "--show", show,
             "--count", str(count), "--connect-concurrency", str(concurrency),
+            *(["--local-addr", local_addr] if local_addr else []),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=err,
             limit=1 << 20)
         err.close()
@@ -717,10 +737,14 @@ SERVER_NAMES = "ABCDEFGH"
 
 
 async def run_size(extra: int, args: argparse.Namespace, work: Path, deadline: float, *, nservers: int = 1,
-                   shared: Any = None, env: dict[str, str] | None = None) -> SizeResult:
+                   shared: Any = None, env: dict[str, str] | None = None, front: Any = None) -> SizeResult:
     """One size on fresh servers: `nservers` ``referee serve`` processes (more than one need a
     ``shared`` Redis and the same ``REFEREE_SECRET_KEY`` in ``env``), the extra clients split
-    evenly over them, the phones one to each in turn, the measuring projector on the first."""
+    evenly over them, the phones one to each in turn, the measuring projector on the first.
+    With a ``front`` (a proxy such as nginx, see bench/load_two_processes.py) the extra clients
+    connect through it: ``front.start(servers)`` once the servers are up, then each worker
+    connects to ``front.url`` from ``front.address(server, worker)``, which the proxy sends to
+    that server."""
     if nservers > 1 and shared is None:
         raise ValueError("several servers need a shared Redis")
     if extra < nservers:
@@ -742,6 +766,8 @@ async def run_size(extra: int, args: argparse.Namespace, work: Path, deadline: f
     try:
         for server in servers:
             await asyncio.to_thread(server.start)
+        if front is not None:
+            await asyncio.to_thread(front.start, servers)
         show = "bench" + uuid.uuid4().hex[:8]
         await asyncio.to_thread(lead.api, "create_show", show=show, name=f"Bench {extra}")
         for name in PLAYERS:
@@ -764,8 +790,10 @@ async def run_size(extra: int, args: argparse.Namespace, work: Path, deadline: f
         for k, server in enumerate(servers):
             for j in range(wps):
                 count = per_server[k] // wps + (1 if j < per_server[k] % wps else 0)
-                workers.append(await Worker.start(server.url, show, count, args.connect_concurrency,
-                                                  work / f"worker-{extra}-{names[k]}{j}.log", server=k))
+                via = (front.url, front.address(k, j)) if front is not None else (server.url, None)
+                workers.append(await Worker.start(via[0], show, count, args.connect_concurrency,
+                                                  work / f"worker-{extra}-{names[k]}{j}.log", server=k,
+                                                  local_addr=via[1]))
         for w in workers:
             await w.read(60)  # {"ready": true}
         for w in workers:
@@ -1151,6 +1179,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--url", help=argparse.SUPPRESS)
     p.add_argument("--show", help=argparse.SUPPRESS)
     p.add_argument("--count", type=int, default=0, help=argparse.SUPPRESS)
+    p.add_argument("--local-addr", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.worker:
         return asyncio.run(worker_main(args))

@@ -202,6 +202,52 @@ def views_at(log: dict[str, Any], versions: set[int], audience: Any) -> dict[int
     return out
 
 
+def dealer_view(server: LiveServer, show: str) -> dict[str, Any]:
+    """The dealer view of the show's first table."""
+    return server.snapshot(show)["tables"][0]["view"]
+
+
+def wait_until(check: Any, timeout: float = 20, what: str = "condition") -> Any:
+    """Poll `check` until it returns something true (returned), or fail after `timeout` s."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.02)
+    raise TimeoutError(what)
+
+
+def owed(phone: Client, expected: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+    """The decisions in the phone's latest payload, once they are those the dealer sees it owe."""
+    latest = phone.latest()
+    mine = latest["table"]["decisions"] if latest and latest["table"] else None
+    return mine if mine == expected else None
+
+
+def stream_ends(log: dict[str, Any], audiences: list[Any]) -> dict[Any, dict[int, int]]:
+    """Per audience: each version of its own stream -> the last table version at which it stood there."""
+    from referee.table.runtime import Seen
+
+    seen, out = Seen(), {a: {0: 0} for a in audiences}
+    for entry in log["entries"]:
+        seen.add(entry)
+        for audience in audiences:
+            out[audience][seen.version_for(audience, entry["v"])] = entry["v"]
+    return out
+
+
+def strings(value: Any) -> list[str]:
+    """Every string inside a JSON value (to look for a secret's name anywhere in a payload)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in strings(v)]
+    return []
+
+
 # -- the browser: Debian's chromium driven by Playwright ----------------------------------------
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

@@ -27,7 +27,7 @@ from playwright.sync_api import Error as PlaywrightError
 from referee.games.quattro.cards import josa, label
 from referee.kernel import Audience
 
-from .live import ARTIFACTS, Client, LiveServer, audience_version, open_pages, table_version, views_at
+from .live import ARTIFACTS, Client, LiveServer, audience_version, open_pages, strings, table_version, views_at
 
 PLAYERS = ("김가영", "이나래")
 VIRTUAL_HAND = 3
@@ -117,15 +117,6 @@ def secrets(dealer: dict, audience: Audience) -> tuple[set[str], dict[int, set[s
             where[seat["seat"]] = set(seat["hand"]) & laid
     return hidden - laid, where
 
-
-def strings(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for v in value.values() for s in strings(v)]
-    if isinstance(value, list):
-        return [s for v in value for s in strings(v)]
-    return []
 
 
 def assert_no_secret(payload: dict, dealer: dict, audience: Audience, where: str) -> None:

@@ -21,16 +21,25 @@ from __future__ import annotations
 
 import json
 import random
-import time
 import uuid
 from typing import Any
 
 import pytest
 
 from referee.kernel import Audience
-from referee.table.runtime import Seen
 
-from .live import ARTIFACTS, Client, LiveServer, audience_version, open_pages, views_at
+from .live import (
+    ARTIFACTS,
+    Client,
+    LiveServer,
+    audience_version,
+    dealer_view,
+    open_pages,
+    owed,
+    stream_ends,
+    views_at,
+    wait_until,
+)
 
 NAMES = ["가람", "나래", "다솜", "라온"]
 BRIDGES = ("AB", "AC", "AD", "BC", "BD", "CD")
@@ -60,9 +69,6 @@ def new_table(server: LiveServer, seed: int, options: dict[str, Any] | None = No
     return show, table, server.snapshot(show)["links"]
 
 
-def dealer_view(server: LiveServer, show: str) -> dict[str, Any]:
-    return server.snapshot(show)["tables"][0]["view"]
-
 
 def random_move(decision: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
     """A random legal move for a decision as the clients receive it (JSON)."""
@@ -80,32 +86,6 @@ def random_move(decision: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
                 raise AssertionError(f"unexpected field shape {shape}")
     return move
 
-
-def wait_until(check, timeout: float = 20, what: str = "condition") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.02)
-    raise TimeoutError(what)
-
-
-def owed(phone: Client, expected: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
-    """The decisions in the phone's latest payload, once they are those the dealer sees it owe."""
-    latest = phone.latest()
-    mine = latest["table"]["decisions"] if latest and latest["table"] else None
-    return mine if mine == expected else None
-
-
-def stream_ends(log: dict[str, Any], audiences: list[Audience]) -> dict[Audience, dict[int, int]]:
-    """Per audience: each version of its own stream -> the last table version at which it stood there."""
-    seen, out = Seen(), {a: {0: 0} for a in audiences}
-    for entry in log["entries"]:
-        seen.add(entry)
-        for audience in audiences:
-            out[audience][seen.version_for(audience, entry["v"])] = entry["v"]
-    return out
 
 
 # -- the secrets ------------------------------------------------------------------------------------

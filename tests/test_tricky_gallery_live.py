@@ -26,7 +26,7 @@ import requests
 
 from referee.kernel import Audience
 
-from .live import ARTIFACTS, PIN, Client, LiveServer, audience_version, open_pages, views_at
+from .live import ARTIFACTS, PIN, Client, LiveServer, audience_version, dealer_view, open_pages, views_at
 from .playout import keys
 
 NAMES = ["나래", "가람", "라온", "다솜", "바다", "마루", "아름", "사랑", "자두"]
@@ -60,9 +60,6 @@ def new_gallery(server: LiveServer, seed: int, options: dict[str, Any] | None = 
                       seed=seed)["table"]
     return show, table, server.snapshot(show)["links"]
 
-
-def dealer_view(server: LiveServer, show: str) -> dict[str, Any]:
-    return server.snapshot(show)["tables"][0]["view"]
 
 
 def move(server: LiveServer, show: str, table: str, seat: int | None, payload: dict[str, Any]) -> dict[str, Any]:

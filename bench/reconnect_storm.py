@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""A reconnect storm (issue 17, goal 7): every audience screen drops and reconnects at once
+(the venue's Wi-Fi blinks) while a phone keeps submitting.
+
+One ``referee serve`` (its own embedded Redis, fsync on every write) with a Tricky Coin table,
+two phones, a measuring projector and ``--clients`` extra projectors in worker processes (the
+machinery of bench/submit_to_projector.py, imported). First ``--samples`` submits on a quiet
+server (the phone's ack, the projector's view); then every extra projector disconnects and all
+reconnect at once (``--storm-concurrency`` connects in flight per worker) while the phones go
+on submitting back to back. Prints how long until all were back and held a fresh snapshot, and
+the acks and projector views during the storm next to those without it. Asserts nothing.
+
+    python bench/reconnect_storm.py [--clients 1000] [--samples 100] [--storm-concurrency 500]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import shutil
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import submit_to_projector as stp  # noqa: E402
+
+
+async def submit(match: stp.Match, phones: list[stp.Recorder], projector: stp.Recorder) -> tuple[float, float]:
+    """One move from a phone: (ack ms, projector view ms), a new table when the match is over."""
+    chosen = match.next_move(phones)
+    if chosen is None:
+        table, version = await match.new_table()
+        for phone in phones:
+            await phone.wait_for(table, version)
+        chosen = match.next_move(phones)
+        assert chosen is not None, "a new table has no move"
+    seat, move = chosen
+    t0 = time.monotonic()
+    ack = await phones[seat].call("submit", {"table": match.table, "move": move, "sid": uuid.uuid4().hex})
+    t_ack = time.monotonic()
+    if not ack.get("ok"):
+        raise RuntimeError(f"refused: {ack}")
+    version = ack["ack"]["version"]
+    seen = await projector.wait_for(match.table, version)
+    await phones[seat].wait_for(match.table, version)
+    return (t_ack - t0) * 1000, ((seen or t_ack) - t0) * 1000
+
+
+def stats(label: str, values: list[float]) -> str:
+    if not values:
+        return f"  {label:<34} -"
+    return (f"  {label:<34} n={len(values):<4} p50 {stp.percentile(values, 50):7.1f}  p99 {stp.percentile(values, 99):7.1f}"
+            f"  max {max(values):7.1f} ms")
+
+
+async def run(args: argparse.Namespace) -> int:
+    stp.raise_nofile()
+    work = Path(tempfile.mkdtemp(prefix="referee-storm-")).resolve()
+    server = stp.Server(work / "server")
+    (work / "server").mkdir()
+    workers: list[stp.Worker] = []
+    recorders: list[stp.Recorder] = []
+    try:
+        await asyncio.to_thread(server.start)
+        show = "storm" + uuid.uuid4().hex[:8]
+        await asyncio.to_thread(server.api, "create_show", show=show, name="Storm")
+        for name in stp.PLAYERS:
+            await asyncio.to_thread(server.api, "add_player", show=show, name=name)
+        match = stp.Match(server, show, random.Random(args.seed))
+        table, version = await match.new_table()
+        links = (await asyncio.to_thread(server.snapshot, show))["links"]
+        projector = await stp.Recorder("/public").connect(server.url, {"show": show})
+        phones = [await stp.Recorder("/seat").connect(server.url, {"token": link["token"]}) for link in links]
+        recorders += [projector, *phones]
+        nworkers = max(1, -(-args.clients // 500))
+        for j in range(nworkers):
+            count = args.clients // nworkers + (1 if j < args.clients % nworkers else 0)
+            workers.append(await stp.Worker.start(server.url, show, count, 25, work / f"worker-{j}.log"))
+        for w in workers:
+            await w.read(60)
+        for w in workers:
+            await w.send({"cmd": "go"})
+        hello = [await w.read(600) for w in workers]
+        print(f"server pid {server.pid}: {sum(h['connected'] for h in hello)}/{args.clients} extra projectors "
+              f"connected ({nworkers} workers, 25 in flight each)", flush=True)
+        await stp.sync_all(table, version, projector, phones, workers)
+
+        for _ in range(5):  # warm-up
+            await submit(match, phones, projector)
+        quiet = [await submit(match, phones, projector) for _ in range(args.samples)]
+
+        for w in workers:
+            await w.send({"cmd": "storm", "concurrency": args.storm_concurrency})
+        started = time.monotonic()
+        replies = [asyncio.ensure_future(w.read(600)) for w in workers]
+        during: list[tuple[float, float]] = []
+        while not all(r.done() for r in replies):
+            during.append(await submit(match, phones, projector))
+        storm = [r.result() for r in replies]
+        back = max(s["back"] for s in storm) - started
+        fresh = [s["snapshots_at"] for s in storm]
+        print(f"storm: {sum(s['connected'] for s in storm)}/{args.clients} back "
+              f"({sum(s['failed'] for s in storm)} failed) {back:.2f} s after the go, "
+              f"all holding a fresh snapshot at "
+              f"{(max(fresh) - started) if all(fresh) else float('nan'):.2f} s "
+              f"(disconnecting all took {max(s['down'] for s in storm) - started:.2f} s of that; "
+              f"{args.storm_concurrency} connects in flight per worker)")
+        print(stats("phone's ack, quiet", [a for a, _ in quiet]))
+        print(stats("phone's ack, during the storm", [a for a, _ in during]))
+        print(stats("projector's view, quiet", [p for _, p in quiet]))
+        print(stats("projector's view, during the storm", [p for _, p in during]))
+        return 0
+    finally:
+        for w in workers:
+            await w.stop()
+        for r in recorders:
+            await r.close()
+        await asyncio.to_thread(server.stop)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--clients", type=int, default=1000)
+    p.add_argument("--samples", type=int, default=100, help="quiet submits to compare with")
+    p.add_argument("--storm-concurrency", type=int, default=500, help="reconnects in flight per worker")
+    p.add_argument("--seed", type=int, default=7)
+    return asyncio.run(run(p.parse_args()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
