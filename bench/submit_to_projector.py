@@ -649,6 +649,7 @@ class SizeResult:
     redis_calls: dict[str, float] = field(default_factory=dict)  # Redis commands per update, by command
     wall_s: float = 0.0
     gc: dict[str, Any] = field(default_factory=dict)  # with --gc-log: the server's collections
+    gc_hot: dict[str, Any] = field(default_factory=dict)  # those within a sample (submit to last view)
 
     def summary(self) -> dict[str, Any]:
         def stats(xs: list[float]) -> dict[str, float] | None:
@@ -680,7 +681,7 @@ class SizeResult:
             "loadavg_after": os.getloadavg()[0],
             "server_rss_mib": round(self.server_rss_mib, 1), "server_rss_mib_each": [round(x, 1) for x in self.server_rss_each],
             "wall_s": round(self.wall_s, 1),
-            "gc": self.gc, "redis_calls_per_update": self.redis_calls, "failures": self.failures[:10],
+            "gc": self.gc, "gc_hot": self.gc_hot, "redis_calls_per_update": self.redis_calls, "failures": self.failures[:10],
         }
 
 
@@ -894,7 +895,8 @@ async def run_size(extra: int, args: argparse.Namespace, work: Path, deadline: f
 
             ok = t_pub is not None and t_all is not None and all(t is not None for t in seat_views)
             ms = lambda t: None if t is None else (t - t0) * 1000  # noqa: E731
-            return {"ok": ok, "ack": ms(t_ack), "projector": ms(t_pub), "own": ms(seat_views[seat]),
+            ends = [t for t in (t_ack, t_pub, t_all, *seat_views) if t is not None]
+            return {"ok": ok, "span": (t0, max(ends)), "ack": ms(t_ack), "projector": ms(t_pub), "own": ms(seat_views[seat]),
                     "all": ms(t_all), "same": ms(last_of(True)) if nservers > 1 else None,
                     "other": ms(last_of(False)) if nservers > 1 else None, "got": got,
                     "note": "" if ok else f"{label}: projector={'ok' if t_pub else 'timeout'}, extra got "
@@ -920,6 +922,7 @@ async def run_size(extra: int, args: argparse.Namespace, work: Path, deadline: f
         totals = {k: 0.0 for k in ("server", "redis", "clients", "bench", "irq", "other", *server_keys)}
         calls: dict[str, float] = {}  # Redis commands in kept blocks
         windows: list[tuple[float, float]] = []  # kept blocks, for the gc log
+        spans: list[tuple[float, float]] = []  # each kept sample, its submit to its last view
         consecutive_failures = 0
         max_blocks = 4 * math.ceil(args.samples / args.block) + 4
         for attempt in range(max_blocks):
@@ -948,6 +951,8 @@ async def run_size(extra: int, args: argparse.Namespace, work: Path, deadline: f
                 await wait_for_quiet(min(60.0, max(0.0, deadline - time.monotonic())))
                 continue
             for rec in records:
+                if "span" in rec:
+                    spans.append(rec["span"])
                 result.samples += 1
                 result.got.append(rec.get("got", 0))
                 for key, series in (("ack", result.ack), ("projector", result.projector), ("own", result.own_phone),
@@ -988,9 +993,10 @@ async def run_size(extra: int, args: argparse.Namespace, work: Path, deadline: f
             result.public_updates = updates[0]
             result.expected_deliveries = result.public_views * extra
             if nservers == 1:
-                result.gc = lead.gc_pauses(windows)
+                result.gc, result.gc_hot = lead.gc_pauses(windows), lead.gc_pauses(spans)
             else:
                 result.gc = {s.name: g for s in servers if (g := s.gc_pauses(windows))}
+                result.gc_hot = {s.name: g for s in servers if (g := s.gc_pauses(spans))}
             result.redis_calls = {k: round(v / result.samples, 2) for k, v in sorted(calls.items(), key=lambda kv: -kv[1])}
         result.server_rss_each = [rss_mib(s.pid) for s in servers]
         result.server_rss_mib = sum(result.server_rss_each)
@@ -1124,7 +1130,8 @@ async def orchestrate(args: argparse.Namespace) -> int:
                 print(f"[{extra:>5}] Redis commands per update: {sum(calls.values()):.1f} "
                       f"({', '.join(f'{k} {v:g}' for k, v in calls.items())})", flush=True)
             if s["gc"]:
-                print(f"[{extra:>5}] server gc during the samples: {s['gc']}", flush=True)
+                print(f"[{extra:>5}] server gc during the sample blocks: {s['gc']}", flush=True)
+                print(f"[{extra:>5}] of which within a sample (submit to last view): {s['gc_hot']}", flush=True)
             for f in s["failures"][:5]:
                 print(f"[{extra:>5}]   {f}", flush=True)
     finally:

@@ -32,6 +32,7 @@ def collector():
     keeper = QuietCollector(quiet=0.5, deep_quiet=10, deep_every=300, longest=60, clock=clock)
     keeper.install()
     yield keeper, clock
+    keeper.uninstall()
     gc.unfreeze()
     gc.set_threshold(*threshold)
     gc.collect()
@@ -92,3 +93,17 @@ def test_a_show_that_is_never_quiet_still_collects(collector):
         if keeper.tick():
             break
     assert gone() is None and clock.now - 1000 <= 61
+
+
+def test_a_process_still_sending_is_busy(collector):
+    """An update that came through the Redis queue (no command in this process) still keeps
+    the process busy while it allocates: its young collections count as activity."""
+    keeper, clock = collector
+    node = old_object()
+    gone = weakref.ref(node)
+    del node
+    clock.now += 5  # no command for 5 s
+    gc.collect(0)  # ... but the process is allocating
+    assert keeper.tick() is None and gone() is not None
+    clock.now += 1
+    assert keeper.tick() == "quick" and gone() is None

@@ -7,9 +7,12 @@ threshold: in the middle of a fan-out, in front of the whole room. So:
 
 - automatic full collections are off (the young generations still collect as usual, so
   short-lived cycles go at once);
-- at a quiet moment (no command for ``quiet`` seconds) the server collects the old generation
+- at a quiet moment the server collects the old generation
   and freezes what survives (``gc.freeze``): the next quiet collection only looks at what
   arrived since, a few milliseconds;
+- "quiet" means no command and no young collection for ``quiet`` seconds: a process that is
+  still sending an update to its screens allocates, so its young generation collects, even
+  when the update came from another process through the Redis queue (no command here);
 - rarely, when the show has been quiet for ``deep_quiet`` seconds, the frozen objects are
   unfrozen and collected too, so garbage that became unreachable after a freeze (a closed
   socket's cycles) does not pile up over an evening;
@@ -40,9 +43,19 @@ class QuietCollector:
         self.deep_at = now
 
     def install(self) -> None:
-        """Automatic full collections off: the young generations keep their thresholds."""
+        """Automatic full collections off: the young generations keep their thresholds, and each
+        of their collections says the process is busy."""
         young, middle, _ = gc.get_threshold()
         gc.set_threshold(young, middle, 2**31 - 1)
+        gc.callbacks.append(self._young)
+
+    def uninstall(self) -> None:
+        if self._young in gc.callbacks:
+            gc.callbacks.remove(self._young)
+
+    def _young(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and info["generation"] < 2:
+            self.busy_at = self.clock()
 
     def busy(self) -> None:
         self.busy_at = self.clock()
