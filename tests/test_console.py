@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import requests
 
-from .live import ARTIFACTS, PIN, Client, LiveServer
+from .live import ARTIFACTS, PIN, Client, LiveServer, wait_until
 
 NAMES = ["김민준", "이서연", "박지호", "최수아", "정예준", "강하은", "조도윤", "윤지우", "임채원", "한지민", "오세훈", "서지수"]
 LAPTOP = {"width": 1366, "height": 768}
@@ -67,15 +67,6 @@ def in_view(page: Any, selector: str) -> bool:
     height = page.viewport_size["height"]
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height
 
-
-def wait_until(check, timeout: float = 15, what: str = "condition") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise TimeoutError(what)
 
 
 # -- 1 and 2: the work first, numbers as numbers ------------------------------------------------------

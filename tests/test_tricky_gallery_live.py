@@ -26,7 +26,18 @@ import requests
 
 from referee.kernel import Audience
 
-from .live import ARTIFACTS, PIN, Client, LiveServer, audience_version, dealer_view, open_pages, views_at
+from .live import (
+    ARTIFACTS,
+    PIN,
+    Client,
+    LiveServer,
+    audience_version,
+    dealer_view,
+    open_pages,
+    owed,
+    views_at,
+    wait_until,
+)
 from .playout import keys
 
 NAMES = ["나래", "가람", "라온", "다솜", "바다", "마루", "아름", "사랑", "자두"]
@@ -83,20 +94,6 @@ def seat_choice(decision: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
     return {"type": decision["move"], **{f["name"]: rnd.choice(f["options"])["value"] for f in decision["fields"]}}
 
 
-def wait_until(check, timeout: float = 15, what: str = "condition") -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.02)
-    raise TimeoutError(what)
-
-
-def owed(phone: Client, expected: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
-    """The decisions in the phone's latest payload, once they are the ones the dealer sees it owe."""
-    latest = phone.latest()
-    return expected if latest and latest["table"]["decisions"] == expected else None
 
 
 def count(client: Client) -> int:
