@@ -162,13 +162,18 @@ def first_move(decision: dict[str, Any]) -> dict[str, Any]:
     return move
 
 
-def gallery_streams(server: LiveServer, appraise: bool) -> tuple[dict[str, list[str]], int]:
+def gallery_streams(server: LiveServer, appraise: bool, late: bool = False) -> tuple[dict[str, list[str]], int]:
     """One round of a seeded (rehearsal) Gallery with fixed moves; with `appraise`, the first
-    picker appraises a work before picking. The streams every audience but the appraiser got."""
+    picker appraises a work before picking. The streams every audience but the appraiser got.
+    With `late`, the last seat's phone opens only when the first appraisal is offered (until
+    then the fan-outs build no view for it)."""
     show, links = new_show(server, NAMES, show="cf")
-    phones = [Client(server.url, "/seat", {"token": link["token"]}) for link in links]
+    phones: list[Any] = [Client(server.url, "/seat", {"token": link["token"]}) for link in links]
     for client in phones:
         client.wait_for(lambda e, p: e == "view")
+    if late:
+        phones[-1].close()
+        phones[-1] = None
     time.sleep(1.0)  # the join screen's updates for the phones coming in are sent: a quiet start
     public = Client(server.url, "/public", {"show": show})
     public.wait_for(lambda e, p: e == "view")
@@ -181,7 +186,7 @@ def gallery_streams(server: LiveServer, appraise: bool) -> tuple[dict[str, list[
         sent before the last fan-out ended could fold two steps into one payload."""
         log = server.log_of(show, table)
         for client, audience in [(public, Audience.public())] + [
-                (p, Audience.of_seat(i)) for i, p in enumerate(phones)]:
+                (p, Audience.of_seat(i)) for i, p in enumerate(phones) if p is not None]:
             own = audience_version(log, audience)
             want = without_version(views_at(log, {own}, audience)[own])
             wait(lambda c=client, w=want: without_version((c.latest() or {}).get("table")) == w,
@@ -196,6 +201,11 @@ def gallery_streams(server: LiveServer, appraise: bool) -> tuple[dict[str, list[
             if view["state"]["round"] > 1 or view["result"]:
                 break
             decision = next(d for d in view["decisions"] if d["move"] not in ("transfer_chips", "appraise"))
+            offered = next((d for d in view["decisions"] if d["move"] == "appraise"), None)
+            if phones[-1] is None and offered is not None:  # the late phone (the last seat's) opens now
+                phones[-1] = Client(server.url, "/seat", {"token": links[-1]["token"]})
+                phones[-1].wait_for(lambda e, p: e == "view")
+                settle()
             if appraise and appraiser is None and any(d["move"] == "appraise" for d in view["decisions"]):
                 decision = next(d for d in view["decisions"] if d["move"] == "appraise")
                 appraiser = decision["seat"]
@@ -209,7 +219,8 @@ def gallery_streams(server: LiveServer, appraise: bool) -> tuple[dict[str, list[
         return streams, appraiser
     finally:
         for client in [public, *phones]:
-            client.close()
+            if client is not None:
+                client.close()
 
 
 def without_version(view: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -234,6 +245,24 @@ def test_an_appraisal_leaves_every_other_stream_byte_identical(tmp_path_factory)
     for audience in plain:
         if audience != f"seat:{appraiser}":
             assert plain[audience] == appraised[audience], f"{audience}'s stream tells of the appraisal"
+
+
+def test_a_phone_that_opens_late_hears_nothing_of_an_appraisal(tmp_path_factory):
+    """Issue 17 spares the views of players with no phone open; the first view of a phone that
+    opens later must count as sent, or the next fan-out sends it again and the repeat tells
+    that something hidden (an appraisal) happened."""
+    worlds = []
+    port = free_port()
+    for appraise in (False, True):
+        live = LiveServer(tmp_path_factory.mktemp(f"late-{appraise}"), port=port).start()
+        try:
+            worlds.append(gallery_streams(live, appraise, late=True))
+        finally:
+            live.stop()
+    (plain, _), (appraised, appraiser) = worlds
+    assert appraiser is not None and appraiser != len(NAMES) - 1
+    late = f"seat:{len(NAMES) - 1}"
+    assert plain[late] and plain[late] == appraised[late], "the late phone's stream tells of the appraisal"
 
 
 # -- 3 (cont.) and 8. Redis outside the referee: authentication, ACL, TLS, compose ---------------

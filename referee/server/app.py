@@ -520,7 +520,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         join_room(player_room(link.show, link.player, link.version))
         service.seat_socket(link, request.sid, True)
         sio.emit("time", {"now": time.time()}, to=request.sid, namespace="/seat")
-        sio.emit("view", service.seat_snapshot(link), to=request.sid, namespace="/seat")
+        sio.emit("view", service.seat_welcome(link), to=request.sid, namespace="/seat")
 
     @sio.on("disconnect", namespace="/seat")
     def seat_disconnect(*args: Any) -> None:

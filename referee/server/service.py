@@ -580,6 +580,15 @@ class Service:
                 "version": view["version"] if view else 0, "focus": focus,
                 "tables": [moment.summary(t, seat, link.player) for t, seat in moment.tables_of(link.player)]}
 
+    def seat_welcome(self, link: PlayerLink) -> dict[str, Any]:
+        """A phone's first view, recorded as what its room was last sent: a room nobody held
+        was skipped by the fan-outs, and a stale record would make the next fan-out send the
+        same view again, which would tell that something hidden happened meanwhile."""
+        payload = self.seat_snapshot(link)
+        self.r.hset(f"{self.prefix}sent:{link.show}", player_room(link.show, link.player, link.version),
+                    _digest(payload))
+        return payload
+
     def changed(self, show: str, table_id: str | None = None, everyone: bool = False, public: bool = False) -> None:
         """A command changed the show: send every audience its view, once acknowledged
         (``public``: only the projector's may have changed, e.g. who is here)."""
