@@ -188,6 +188,7 @@ def test_sigkill_an_external_redis_loses_no_acknowledged_move(tmp_path):
                 match.play_step()
             os.kill(redis_server.process.pid, signal.SIGKILL)
             redis_server.process.wait()
+            redis_server.stop()  # this handle's use ends with its process (else the next stop leaves one running)
             # While Redis is down the server answers with a clear error; the driver retries.
             stalled = threading.Thread(target=match.play_step)
             stalled.start()
@@ -203,3 +204,4 @@ def test_sigkill_an_external_redis_loses_no_acknowledged_move(tmp_path):
         match.close()
         server.stop()
         redis_server.stop()
+    assert redis_server.process is None, "the restarted redis-server was left running"

@@ -40,6 +40,7 @@ def test_killed_redis_loses_no_acknowledged_move(tmp_path):
     play_some(table)
     os.kill(server.process.pid, signal.SIGKILL)  # no graceful shutdown: only the fsynced file remains
     server.process.wait()
+    server.stop()  # this handle's use ends with its process (else `again` would not stop the new one)
 
     again = EmbeddedRedis(tmp_path).start()
     try:
@@ -48,6 +49,7 @@ def test_killed_redis_loses_no_acknowledged_move(tmp_path):
         assert [e.get("sid") for e in entries[1:]] == ["s1", "s2"]
     finally:
         again.stop()
+    assert again.process is None, "the restarted redis-server was left running"
 
 
 def test_a_running_redis_on_the_directory_is_reused(tmp_path):
