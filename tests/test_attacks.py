@@ -65,14 +65,16 @@ def test_a_live_table_has_no_seed_and_deals_from_the_os_generator(server):
     OS generator and is recorded in the log."""
     show, _links = new_show(server, NAMES)
     hands = set()
-    for _ in range(2):
+    for _ in range(4):
         table = server.ok("create_table", show=show, game="tricky_gallery", players=NAMES)["table"]
         server.ok("start", show=show, table=table)
         log = server.log_of(show, table)
         assert log["header"]["seed"] is None
         dealt = json.dumps([e["event"] for e in log["entries"]], sort_keys=True)
         hands.add(dealt)
-    assert len(hands) == 2  # same players, same options: two different deals
+    # Same players, same options, different deals. Gallery's deal has 1,680 outcomes, so two
+    # deals may agree by chance (it happened once in CI); four that all agree never would.
+    assert len(hands) >= 2
 
 
 def test_the_rehearsal_generator_is_not_pythons_random():

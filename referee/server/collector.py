@@ -32,13 +32,15 @@ log = logging.getLogger("referee.gc")
 
 
 class QuietCollector:
+    """The server's garbage collection policy (see the module); `run` is its background task."""
+
     def __init__(self, quiet: float = 0.5, deep_quiet: float = 10.0, deep_every: float = 300.0,
                  longest: float = 60.0, deep_longest: float = 1800.0, clock: Callable[[], float] = time.monotonic) -> None:
         self.quiet, self.deep_quiet, self.deep_every = quiet, deep_quiet, deep_every
         self.longest, self.deep_longest = longest, deep_longest
         self.clock = clock
         now = clock()
-        self.busy_at = now  # the last command (or connection)
+        self.busy_at = now  # the last command or young collection
         self.collected_at = now
         self.deep_at = now
 
