@@ -732,6 +732,17 @@ def test_the_staff_pin_is_never_printed_but_by_the_demo(tmp_path):
             proc.terminate()
             out = first + proc.communicate(timeout=20)[0]
         assert "console" in out
+        # Stopped right after it spoke, its embedded Redis stopped with it.
+        redis_pid = int((data / "redis" / "redis.pid").read_text()) if (data / "redis" / "redis.pid").exists() else 0
+        deadline = time.monotonic() + 10
+        while redis_pid and time.monotonic() < deadline:
+            try:
+                os.kill(redis_pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
+        else:
+            assert not redis_pid, "the server's embedded Redis outlived a SIGTERM at start-up"
         if given:
             assert "97531" not in out
         else:

@@ -101,6 +101,11 @@ def serve(opts: ServeOptions) -> int:
     data_dir = data_dir_from(opts.data_dir)
     host_for_links = lan_address() if opts.host in ("0.0.0.0", "") else opts.host
     public_url = opts.public_url or f"http://{host_for_links}:{opts.port}"
+    # A SIGTERM during start-up is kept until start-up is done (an exception raised from the
+    # handler could land in a destructor and be lost); the server then leaves through the
+    # `with`, so an embedded Redis started here stops with it.
+    stop_asked: list[int] = []
+    signal.signal(signal.SIGTERM, lambda signum, _frame: stop_asked.append(signum))
     with redis_url(data_dir) as url:
         extra = tuple(m for m in os.environ.get("REFEREE_EXTRA_GAMES", "").split(",") if m.strip())
         app, sio = create_app(Settings(redis_url=url, data_dir=data_dir, async_mode=opts.async_mode,
@@ -129,6 +134,8 @@ def serve(opts: ServeOptions) -> int:
         # SIGTERM (systemd, a test) ends the server through the `with`, so an embedded Redis
         # that this process started is shut down cleanly too.
         signal.signal(signal.SIGTERM, stopper(opts.async_mode))
+        if stop_asked:
+            return 0
         if opts.async_mode == "eventlet":
             run_eventlet(app, opts)
         else:
