@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -200,6 +201,19 @@ def views_at(log: dict[str, Any], versions: set[int], audience: Any) -> dict[int
     if pending is not None:
         out[pending.version_for(audience)] = json.loads(json.dumps(audience_view(game, header, pending, audience)))
     return out
+
+
+def game_table(server: LiveServer, game: str, players: list[str], seed: int,
+               options: dict[str, Any] | None = None) -> tuple[str, str, list[dict[str, Any]]]:
+    """A new show with `players`, one table of `game` on the projector: (show, table, links)."""
+    show = "g" + uuid.uuid4().hex[:10]
+    server.ok("create_show", show=show, name=f"{game} {show}")
+    for name in players:
+        server.ok("add_player", show=show, name=name)
+    table = server.ok("create_table", show=show, game=game, players=players, options=options or {},
+                      seed=seed)["table"]
+    server.ok("set_current", show=show, table=table)
+    return show, table, server.snapshot(show)["links"]
 
 
 def dealer_view(server: LiveServer, show: str) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from .live import (
     LiveServer,
     audience_version,
     dealer_view,
+    game_table,
     open_pages,
     owed,
     stream_ends,
@@ -54,14 +55,7 @@ def server(tmp_path_factory):
 
 
 def new_table(server: LiveServer, seed: int, deal: str) -> tuple[str, str, list[dict]]:
-    show = "r" + uuid.uuid4().hex[:10]
-    server.ok("create_show", show=show, name=f"리프 {show}")
-    for name in NAMES:
-        server.ok("add_player", show=show, name=name)
-    table = server.ok("create_table", show=show, game="reef", players=NAMES, options={"deal": deal}, seed=seed)["table"]
-    server.ok("set_current", show=show, table=table)
-    return show, table, server.snapshot(show)["links"]
-
+    return game_table(server, "reef", NAMES, seed, {"deal": deal})
 
 
 def seat_move(decision: dict[str, Any], rnd: random.Random) -> dict[str, Any]:

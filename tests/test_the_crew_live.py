@@ -39,6 +39,7 @@ from .live import (
     LiveServer,
     audience_version,
     dealer_view,
+    game_table,
     open_pages,
     owed,
     stream_ends,
@@ -63,15 +64,7 @@ def server(tmp_path_factory):
 
 
 def new_table(server: LiveServer, seed: int, deal: str) -> tuple[str, str, list[dict]]:
-    show = "c" + uuid.uuid4().hex[:10]
-    server.ok("create_show", show=show, name=f"더 크루 {show}")
-    for name in NAMES:
-        server.ok("add_player", show=show, name=name)
-    table = server.ok("create_table", show=show, game="the_crew", players=NAMES,
-                      options={"mission": MISSION, "deal": deal}, seed=seed)["table"]
-    server.ok("set_current", show=show, table=table)
-    return show, table, server.snapshot(show)["links"]
-
+    return game_table(server, "the_crew", NAMES, seed, {"mission": MISSION, "deal": deal})
 
 
 # -- how the crew plays --------------------------------------------------------------------------------
@@ -149,7 +142,6 @@ def dealer_move(decision: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
 
 
 # -- the secrets ------------------------------------------------------------------------------------
-
 
 
 def keys(value: Any) -> set[str]:

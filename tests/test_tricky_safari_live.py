@@ -41,6 +41,7 @@ from .live import (
     LiveServer,
     audience_version,
     dealer_view,
+    game_table,
     open_pages,
     owed,
     stream_ends,
@@ -63,15 +64,7 @@ def server(tmp_path_factory):
 
 
 def new_table(server: LiveServer, seed: int, options: dict[str, Any] | None = None) -> tuple[str, str, list[dict]]:
-    show = "s" + uuid.uuid4().hex[:10]
-    server.ok("create_show", show=show, name=f"사파리 {show}")
-    for name in NAMES:
-        server.ok("add_player", show=show, name=name)
-    table = server.ok("create_table", show=show, game="tricky_safari", players=NAMES, options=options or {},
-                      seed=seed)["table"]
-    server.ok("set_current", show=show, table=table)
-    return show, table, server.snapshot(show)["links"]
-
+    return game_table(server, "tricky_safari", NAMES, seed, options)
 
 
 def random_move(decision: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
@@ -89,7 +82,6 @@ def random_move(decision: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
             case shape:
                 raise AssertionError(f"unexpected field shape {shape}")
     return move
-
 
 
 def keys(value: Any) -> set[str]:
