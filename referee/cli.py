@@ -239,7 +239,7 @@ def print_documents(args: argparse.Namespace) -> int:
         client = redis.Redis.from_url(url, decode_responses=True)
         shows = Shows(client, load_secret(data_dir_from(args.data_dir)))
         shows.require(args.show)
-        service = Service(client, shows, lambda *a: None, lambda: base)
+        service = Service(client, shows, lambda *a, **k: None, lambda: base)
         pdf = seat_cards_pdf(service, args.show)
     out = args.out or f"{args.show}-seat-cards.pdf"
     with open(out, "wb") as f:

@@ -142,3 +142,67 @@ def test_a_player_without_an_open_phone_costs_no_view(pair):
     finally:
         phone.close()
         queue.close()
+
+
+def test_a_lone_process_sends_views_past_the_queue_and_a_second_one_gets_them(tmp_path):
+    """Issue 17: while a server is the only process up on its Redis, its views go to its own
+    sockets without the round trip through the Socket.IO queue; from the moment a second process
+    is up, through the queue, so the second one's screens get every update."""
+    import json
+
+    import redis
+
+    from referee.server.app import QUEUE_CHANNEL
+
+    for part in ("redis", "a", "b"):
+        (tmp_path / part).mkdir()
+    redis_server = EmbeddedRedis(tmp_path / "redis").start()
+    env = {"REDIS_URL": redis_server.url, "REFEREE_SECRET_KEY": uuid.uuid4().hex}
+    a = LiveServer(tmp_path / "a", env=env).start()
+    b = None
+    queue = redis.Redis.from_url(redis_server.url).pubsub()
+    clients = []
+    try:
+        show = "l" + uuid.uuid4().hex[:8]
+        a.ok("create_show", show=show, name="혼자")
+        for name in ("가", "나"):
+            a.ok("add_player", show=show, name=name)
+        table = a.ok("create_table", show=show, game="tricky_coin", players=["가", "나"], seed=2)["table"]
+        a.ok("start", show=show, table=table)
+        queue.subscribe(QUEUE_CHANNEL)
+        projector_a = Client(a.url, "/public", {"show": show})
+        clients.append(projector_a)
+
+        def queued() -> list[str]:
+            events = []
+            while (message := queue.get_message(timeout=1.0)) is not None:
+                if message["type"] == "message":
+                    events.append(json.loads(message["data"]).get("event"))
+            return events
+
+        a.ok("move", show=show, table=table, seat=0, move={"type": "put_coin", "coin": 5}, sid="a")
+        assert projector_a.wait_for(lambda e, p: e == "view" and p["table"]["state"]["seats"][0]["box_count"] == 1)
+        assert queued() == []  # alone: the connect's clock and view, the update: none through the queue
+
+        b = LiveServer(tmp_path / "b", env=env).start()
+        projector_b = Client(b.url, "/public", {"show": show})
+        clients.append(projector_b)
+        assert projector_b.wait_for(lambda e, p: e == "view")
+        a.ok("move", show=show, table=table, seat=1, move={"type": "put_coin", "coin": 20}, sid="b")
+        for projector in (projector_a, projector_b):
+            assert projector.wait_for(lambda e, p: e == "view" and p["table"]["state"]["step"] == "token")
+        assert "view" in queued()
+        b.stop()
+        b = None
+        # B left: A is alone again and stops using the queue.
+        a.ok("move", show=show, table=table, seat=0, move={"type": "choose_token", "token": "STOP"}, sid="c")
+        assert projector_a.wait_for(lambda e, p: e == "view" and p["table"]["state"]["seats"][0]["token_done"])
+        assert "view" not in queued()
+    finally:
+        for c in clients:
+            c.close()
+        queue.close()
+        if b is not None:
+            b.stop()
+        a.stop()
+        redis_server.stop()

@@ -329,3 +329,24 @@ def test_table_sheets_print_for_staff_only(server):
         assert expected in text, expected
     assert browser.get(f"{server.url}/print/{show}/{table}/results.pdf", timeout=60).content.startswith(b"%PDF")
     assert browser.get(f"{server.url}/print/{show}/{table}/nonsense.pdf", timeout=60).status_code == 404
+
+
+def test_a_view_encoded_once_goes_out_as_the_same_json_in_a_packet_and_through_the_queue():
+    """Issue 17: a fan-out encodes each view once (Encoded); the packet and the queue's message
+    carry that text as it is, and read back as the view itself."""
+    import json
+
+    from socketio.packet import EVENT, Packet
+
+    from referee.server.web import SocketJSON, encode_payload
+
+    view = {"show": {"id": "s", "name": "쇼 \"따옴표\""}, "table": {"version": 3, "seats": ["가", "나"]}, "version": 3}
+    text = encode_payload(view)
+    assert "쇼" in text and json.loads(text) == view
+    packet = Packet(EVENT, namespace="/public", data=["view", text])
+    packet.json = SocketJSON
+    wire = packet.encode()
+    assert wire.startswith("2/public,") and json.loads(wire[len("2/public,"):]) == ["view", view]
+    message = {"method": "emit", "event": "view", "data": [text], "room": "public:s", "host_id": "h"}
+    assert json.loads(SocketJSON.dumps(message)) == {**message, "data": [view]}
+    assert json.loads(SocketJSON.dumps(["only", {"a": 1}])) == ["only", {"a": 1}]  # plain values as before

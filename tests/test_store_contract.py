@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from referee.kernel import Actor
+from referee.kernel import Actor, RuleError
 from referee.store import RedisStore, StoreError
 from referee.table import Table
 
@@ -127,3 +127,50 @@ def test_tail_reads_what_came_after_and_where_a_submission_landed(any_store):
     assert any_store.tail("t", 1, "s1") == ([{"v": 2}, {"v": 3}], 2)
     assert any_store.tail("t", 3, "nope") == ([], None)
     assert any_store.tail("t", 0) == ([{"v": 1}, {"v": 2}, {"v": 3}], None)
+
+
+class CountingStore:
+    """A store that counts its reads (tail) and appends, around a real one."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.tails, self.appends = inner, 0, 0
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def tail(self, *args, **kwargs):
+        self.tails += 1
+        return self.inner.tail(*args, **kwargs)
+
+    def append(self, *args, **kwargs):
+        self.appends += 1
+        return self.inner.append(*args, **kwargs)
+
+
+def test_a_runtime_decides_on_its_own_fold_first_and_a_stale_one_is_never_wrong(any_store):
+    """A process decides a move on the state it has folded, without reading the log first; the
+    append goes through only if the log is still at that version. A process whose fold is stale
+    (another one wrote meanwhile) is refused by the store, reads, and decides again: a resend is
+    recognised, a move the new state forbids is refused by the rules, and a move that only the
+    new state allows is accepted."""
+    here, there = CountingStore(any_store), CountingStore(any_store)
+    Table.create(here, "c", "tricky_coin", ["가", "나"]).start(Actor.dealer())
+    a, b = Table(here, "c"), Table(there, "c")
+    a.load(), b.load()
+    reads = here.tails
+    first = a.submit(Actor.of_seat(0), {"type": "put_coin", "coin": 5}, "s1")
+    assert (here.tails, here.appends) == (reads, 2)  # no read: decided on its own fold (the start, then this)
+    assert a.load().version == first.version and here.tails == reads  # and its fold holds what it wrote
+
+    again = b.submit(Actor.of_seat(0), {"type": "put_coin", "coin": 10}, "s1")  # b's fold is stale
+    assert again.duplicate and again.version == first.version
+    with pytest.raises(RuleError) as err:  # legal on b's stale fold, not on the log
+        b.submit(Actor.of_seat(0), {"type": "put_coin", "coin": 10}, "s2")
+    assert err.value.code == "move/not_owed"
+    assert any_store.version("c") == first.version
+
+    a.submit(Actor.of_seat(1), {"type": "put_coin", "coin": 1}, "s3")  # both in: GO/STOP
+    token = b.submit(Actor.of_seat(0), {"type": "choose_token", "token": "STOP"}, "s4")  # illegal on b's fold
+    assert not token.duplicate and any_store.version("c") == token.version
+    assert Table(any_store, "c").load().state == b.load().state
+    assert Table(any_store, "c").load().state.tokens[0] == "STOP"

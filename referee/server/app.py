@@ -122,7 +122,8 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
                                "json": SocketJSON}
     if settings.message_queue:
         # An explicit manager: a message_queue URL other than redis:// would silently pick Kombu.
-        options["client_manager"] = socketio_pkg.RedisManager(settings.redis_url, channel=QUEUE_CHANNEL)
+        options["client_manager"] = socketio_pkg.RedisManager(settings.redis_url, channel=QUEUE_CHANNEL,
+                                                              json=SocketJSON)
     sio = SocketIO(app, **options)
     # Outermost, so Socket.IO's requests (its origin check) see the corrected address too.
     app.wsgi_app = TrustedProxies(app.wsgi_app, settings.trusted_proxies)
@@ -135,8 +136,14 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         except RuntimeError:
             return ""
 
-    def publish(namespace: str, room: str, event: str, payload: dict[str, Any]) -> None:
-        sio.emit(event, payload, to=room, namespace=namespace)
+    def publish(namespace: str, room: str, event: str, payload: dict[str, Any], local: bool = False) -> None:
+        sio.emit(event, payload, to=room, namespace=namespace, ignore_queue=local)
+
+    def welcome(namespace: str, payload: dict[str, Any], event: str = "view") -> None:
+        """The server's clock, then the first view, to the socket connecting now: it is on this
+        process, so neither goes through the queue (a reconnecting room would flood it)."""
+        sio.emit("time", {"now": time.time()}, to=request.sid, namespace=namespace, ignore_queue=True)
+        sio.emit(event, payload, to=request.sid, namespace=namespace, ignore_queue=True)
 
     assets = Assets({"/static": HERE / "static", "/display-assets": ROOT / "display", "/phone-assets": ROOT / "phone",
                      "/console-assets": HERE.parent / "console" / "static"})
@@ -151,6 +158,8 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
                       disconnect=lambda namespace, sid: sio.server.disconnect(sid, namespace=namespace),
                       audience=audience_client)
     app.extensions["referee"] = service
+    service.heartbeat()  # up before it serves anyone (see Service.heartbeat)
+    sio.start_background_task(service.keep_beating, sio.sleep)
     sio.start_background_task(service.run_bots, sio.sleep)  # rehearsal bots, when staff set some
     sio.start_background_task(collector.run, sio.sleep)  # full collections at quiet moments only
     limiter = RateLimiter(client, settings.prefix)
@@ -489,8 +498,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         if not service.show_exists(show):
             raise ConnectionRefusedError({"code": "show/no_show", "ko": "없는 쇼입니다", "en": "No such show"})
         join_room(public_room(show))
-        sio.emit("time", {"now": time.time()}, to=request.sid, namespace="/public")
-        sio.emit("view", service.audience_snapshot(show), to=request.sid, namespace="/public")
+        welcome("/public", service.audience_snapshot(show))
 
     def unparsed(event: str, refusal: RuleError) -> dict[str, Any]:
         """The answer to an event no handler takes: a packet that did not parse (SocketJSON
@@ -519,8 +527,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         # In the room first: the device count that seat_socket sends reaches this phone too.
         join_room(player_room(link.show, link.player, link.version))
         service.seat_socket(link, request.sid, True)
-        sio.emit("time", {"now": time.time()}, to=request.sid, namespace="/seat")
-        sio.emit("view", service.seat_welcome(link), to=request.sid, namespace="/seat")
+        welcome("/seat", service.seat_welcome(link))
 
     @sio.on("disconnect", namespace="/seat")
     def seat_disconnect(*args: Any) -> None:
@@ -581,8 +588,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         dealers[request.sid] = (staff, show, session.get("staff") if logged_in else None)
         service.dealer_present(show, request.sid, True)
         join_room(dealer_room(show))
-        sio.emit("time", {"now": time.time()}, to=request.sid, namespace="/dealer")
-        sio.emit("show", service.dealer_snapshot(show), to=request.sid, namespace="/dealer")
+        welcome("/dealer", service.dealer_snapshot(show), event="show")
 
     @sio.on("disconnect", namespace="/dealer")
     def dealer_disconnect(*args: Any) -> None:

@@ -6,6 +6,7 @@ module imports them inside ``serve`` only, after choosing the async mode.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import secrets
@@ -136,10 +137,14 @@ def serve(opts: ServeOptions) -> int:
         signal.signal(signal.SIGTERM, stopper(opts.async_mode))
         if stop_asked:
             return 0
-        if opts.async_mode == "eventlet":
-            run_eventlet(app, opts)
-        else:
-            sio.run(app, host=opts.host, port=opts.port, log_output=False, allow_unsafe_werkzeug=True)
+        try:
+            if opts.async_mode == "eventlet":
+                run_eventlet(app, opts)
+            else:
+                sio.run(app, host=opts.host, port=opts.port, log_output=False, allow_unsafe_werkzeug=True)
+        finally:
+            with contextlib.suppress(Exception):  # else its entry expires (PROCESS_TTL)
+                service.leave()
     return 0
 
 

@@ -17,6 +17,8 @@ import json
 import logging
 import random
 import threading
+import time
+import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,10 +33,14 @@ from referee.table.programs import ProgramRunner
 from referee.table.runtime import what
 
 from .shows import PlayerLink, Shows
+from .web import encode_payload
 
 log = logging.getLogger(__name__)
 
-Publish = Callable[[str, str, str, dict[str, Any]], None]  # namespace, room, event, payload
+# namespace, room, event, payload; `local`: to this process's sockets only (no other process is up)
+Publish = Callable[..., None]
+# A server process counts as up for this long after its last heartbeat (it beats every few seconds).
+PROCESS_TTL = 60.0
 
 
 @dataclass(frozen=True)
@@ -109,6 +115,37 @@ class Service:
         # Per show, what this process last saw of it (its tables, its roster's length), so one
         # pipelined read serves a whole fan-out (Moment).
         self.known: dict[str, tuple[list[str], list[str]]] = {}
+        # The server processes up on this Redis (see heartbeat): while this one is alone, views
+        # go to its own sockets only, without the round trip through the Socket.IO queue.
+        self.host = uuid.uuid4().hex
+        self.processes_key = f"{prefix}processes"
+
+    # -- processes ---------------------------------------------------------------------------
+
+    def heartbeat(self, now: float | None = None) -> None:
+        """Say this process is up (until PROCESS_TTL from now), and forget processes that stopped
+        beating. A process beats before it serves anyone, so a fan-out that finds itself alone
+        cannot miss a screen of another process: such a screen connected after the fan-out's
+        read, and its first snapshot already holds what the fan-out sends."""
+        now = time.time() if now is None else now
+        pipe = self.r.pipeline(transaction=False)
+        pipe.hset(self.processes_key, self.host, now + PROCESS_TTL)
+        pipe.hgetall(self.processes_key)
+        gone = [h for h, until in pipe.execute()[1].items() if float(until) < now]
+        if gone:
+            self.r.hdel(self.processes_key, *gone)
+
+    def keep_beating(self, sleep: Callable[[float], Any]) -> None:
+        while True:
+            sleep(PROCESS_TTL / 12)
+            try:
+                self.heartbeat()
+            except Exception as exc:  # Redis away for a moment: the next beat tries again
+                log.warning("heartbeat failed: %r", exc)
+
+    def leave(self) -> None:
+        """This process stops: the others stop sending it views through the queue."""
+        self.r.hdel(self.processes_key, self.host)
 
     # -- tables ------------------------------------------------------------------------------
 
@@ -443,7 +480,7 @@ class Service:
             pipe.expire(key, 24 * 3600)
         else:
             pipe.hdel(key, sid)
-        pipe.incr(f"{self.prefix}presence:{link.show}")  # the join screen shows who is here
+        pipe.incr(self._presence_key(link.show))  # the join screen shows who is here
         pipe.hlen(key)
         devices = pipe.execute()[-1]
         # Every phone of this card hears how many are open: a card open on two devices warns both.
@@ -511,7 +548,8 @@ class Service:
             payload["join"] = {"url": f"{self.base_url()}/join",
                                "players": [{"name": n, "here": c > 0} for n, c in zip(moment.info["roster"], here,
                                                                                          strict=True)]}
-        self._public[show] = (self._public_key(show, current), payload)
+        key = moment.public_key if moment.public_key is not None and moment.public_key[0] == current else None
+        self._public[show] = (key or self._public_key(show, current), payload)
         return payload
 
     def _released_key(self, table_id: str) -> str:
@@ -541,14 +579,19 @@ class Service:
             return True
         return False
 
+    def _presence_key(self, show: str) -> str:
+        """A counter moved by every phone that comes or goes (the join screen's names)."""
+        return f"{self.prefix}presence:{show}"
+
     def _public_key(self, show: str, current: str | None) -> tuple[Any, ...]:
         """What the public snapshot depends on, now: the current table, its log's length, the
-        hold and what was released (one round trip on the audience's connections)."""
+        hold and what was released (one round trip on the audience's connections). A fan-out's
+        Moment reads the same in its own round trip (Moment.public_key)."""
         pipe = self.audience.pipeline(transaction=False)
         pipe.hmget(f"{self.prefix}show:{show}", ["current", "reveal_hold"])
         pipe.llen(self.store.log_key(current or ""))
         pipe.get(self._released_key(current or ""))
-        pipe.get(f"{self.prefix}presence:{show}")
+        pipe.get(self._presence_key(show))
         (now, hold), length, released, presence = pipe.execute()
         return (now or None, int(length) if now == current else -1, hold, released, presence)
 
@@ -586,7 +629,7 @@ class Service:
         same view again, which would tell that something hidden happened meanwhile."""
         payload = self.seat_snapshot(link)
         self.r.hset(f"{self.prefix}sent:{link.show}", player_room(link.show, link.player, link.version),
-                    _digest(payload))
+                    _digest(encode_payload(payload)))
         return payload
 
     def changed(self, show: str, table_id: str | None = None, everyone: bool = False, public: bool = False) -> None:
@@ -596,7 +639,7 @@ class Service:
             try:
                 if public:  # who is here: the join screen and the consoles' rosters
                     moment = Moment(self, show)
-                    self._publish_changed(show, [("/public", public_room(show), self.public_snapshot(show, moment))])
+                    self._publish_changed(moment, [("/public", public_room(show), self.public_snapshot(show, moment))])
                     self._to_consoles(show, moment)
                     return
                 self.fan_out(show, table_id, everyone)
@@ -618,8 +661,9 @@ class Service:
         rooms: list[tuple[str, str, dict[str, Any]]] = []
         roster = moment.info["roster"]
         if table_id is not None and moment.info["current"] == table_id:
-            # The projector first: the room waits on it; each phone already has its ack.
-            rooms.append(("/public", public_room(show), self.public_snapshot(show, moment)))
+            # The projector first, before any phone's view is even built: the room waits on
+            # it; each phone already has its ack.
+            self._publish_changed(moment, [("/public", public_room(show), self.public_snapshot(show, moment))])
         if table_id is not None:
             seats = self.table(table_id).seats
             players = range(len(roster)) if everyone else [roster.index(name) for name in seats if name in roster]
@@ -631,13 +675,13 @@ class Service:
                 shown = table_id if roster[player] in seats and not everyone else None
                 rooms.append(("/seat", player_room(show, player, moment.info["links"][player]),
                               self.seat_snapshot(PlayerLink(show, player, 0), moment, shown)))
-        self._publish_changed(show, rooms)
+        self._publish_changed(moment, rooms)
         self._to_consoles(show, moment)
 
     def _to_consoles(self, show: str, moment: Moment) -> None:
         """The dealer snapshot, only when a console is connected (any process)."""
         if moment.consoles:
-            self.publish("/dealer", dealer_room(show), "show", self.dealer_snapshot(show, moment))
+            self.publish("/dealer", dealer_room(show), "show", self.dealer_snapshot(show, moment), local=not moment.shared)
 
     def dealer_present(self, show: str, sid: str, present: bool) -> None:
         """Count the consoles connected to a show (in any process), so a show with none is
@@ -649,7 +693,7 @@ class Service:
         else:
             self.r.hdel(key, sid)
 
-    def _publish_changed(self, show: str, rooms: list[tuple[str, str, dict[str, Any]]]) -> None:
+    def _publish_changed(self, moment: Moment, rooms: list[tuple[str, str, dict[str, Any]]]) -> None:
         """Send each view only when it differs from the last one sent to its room (by any process).
 
         An action that changes nothing an audience may see (an appraisal, seen by its seat
@@ -658,11 +702,12 @@ class Service:
         """
         if not rooms:
             return
-        args = [x for _, room, payload in rooms for x in (room, _digest(payload))]
-        changed = set(self._changed_rooms(keys=[f"{self.prefix}sent:{show}"], args=args))
-        for namespace, room, payload in rooms:
+        encoded = [encode_payload(payload) for _, _, payload in rooms]
+        args = [x for (_, room, _), text in zip(rooms, encoded, strict=True) for x in (room, _digest(text))]
+        changed = set(self._changed_rooms(keys=[f"{self.prefix}sent:{moment.info['id']}"], args=args))
+        for (namespace, room, _), text in zip(rooms, encoded, strict=True):
             if room in changed:
-                self.publish(namespace, room, "view", payload)
+                self.publish(namespace, room, "view", text, local=not moment.shared)
 
 
 class Moment:
@@ -677,22 +722,29 @@ class Moment:
         self.info, self.consoles = self._read(show)
 
     def _read(self, show: str) -> tuple[dict[str, Any], bool]:
-        """The show's registry entry, its players' link versions, whether a console is open, and
-        what every table of the show wrote since this process folded it: one round trip (a
-        second only when the roster or the tables grew since this process last looked)."""
+        """The show's registry entry, its players' link versions, whether a console is open,
+        what every table of the show wrote since this process folded it, and what the public
+        snapshot depends on (Service._public_key): one round trip, as one transaction (a second
+        only when the roster or the tables grew since this process last looked)."""
         service, shows = self.service, self.service.shows
         tables, names = service.known.get(show, ([], []))
         players = len(names)
-        pipe = service.r.pipeline(transaction=False)
+        pipe = service.r.pipeline(transaction=True)
         shows.read_info(pipe, show)
         pipe.exists(f"{service.prefix}dealers:{show}")
+        pipe.hgetall(service.processes_key)
+        pipe.get(service._presence_key(show))
+        pipe.mget([service._released_key(t) for t in tables]) if tables else pipe.echo("")
         pipe.mget([shows.linkver_key(show, p) for p in range(players)]) if players else pipe.echo("")
         for player in range(players):
             pipe.hlen(service._sockets_key(show, player))
         cached = [(t, service.table(t).cached_version) for t in tables]
         for table_id, after in cached:
             pipe.lrange(service.store.log_key(table_id), after, -1)
-        h, roster, table_ids, consoles, versions, *rest = pipe.execute()
+        h, roster, table_ids, consoles, processes, presence, released, versions, *rest = pipe.execute()
+        now = time.time()
+        # Another process is up: views go through the queue (else to this process's sockets).
+        self.shared = any(host != service.host and float(until) > now for host, until in processes.items())
         devices, tails = rest[:players], rest[players:]
         if not h:
             shows.require(show)
@@ -704,6 +756,10 @@ class Moment:
         for (table_id, after), raw in zip(cached, tails, strict=True):
             self._folded[table_id] = service.table(table_id).absorb(after, [json.loads(r) for r in raw])
         service.known[show] = (table_ids, roster)
+        current = h.get("current") or None
+        # As Service._public_key would read it now (None: the current table is new here).
+        self.public_key = None if current not in self._folded else (
+            current, self._folded[current].version, h.get("reveal_hold"), released[tables.index(current)], presence)
         return shows.info_from(show, h, roster, table_ids, links), bool(consoles)
 
     def folded(self, table_id: str) -> Any:
@@ -823,11 +879,11 @@ return changed
 """
 
 
-def _digest(payload: dict[str, Any]) -> str:
-    """A payload's content without its version numbers."""
-    table = payload.get("table")
-    content = {**payload, "version": None, "table": {**table, "version": None} if table else None}
-    return hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+def _digest(encoded: str) -> str:
+    """What a room was sent, as a digest of its encoding (encode_payload). Version numbers are
+    part of it: each audience's version counts only what that audience may see (Seen), so an
+    action hidden from it changes neither its view nor its number."""
+    return hashlib.sha256(encoded.encode()).hexdigest()
 
 
 # What each command did, in words, for the console's notice (a command may say more itself).

@@ -8,8 +8,19 @@ passes the same contract suite (tests/test_store_contract.py).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+
+def encode(obj: Any) -> str:
+    """An entry or header as every store keeps it: compact, sorted JSON."""
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def stored(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Entries as a store gives them back (JSON: tuples become lists, keys become text)."""
+    return json.loads(encode(entries))
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import copy
 import threading
 from typing import Any
 
-from .base import Appended, no_table, table_exists
+from .base import Appended, no_table, stored, table_exists
 
 
 class MemoryStore:
@@ -51,7 +51,7 @@ class MemoryStore:
                 return Appended(False, self._sids[table][sid], duplicate=True)
             if len(log) != expected:
                 return Appended(False, len(log))
-            log.extend(copy.deepcopy(entries))
+            log.extend(stored(entries))  # as Redis keeps them
             if sid is not None:
                 self._sids[table][sid] = len(log)
             return Appended(True, len(log))

@@ -11,7 +11,7 @@ from typing import Any
 
 import redis
 
-from .base import Appended, no_table, table_exists
+from .base import Appended, encode, no_table, table_exists
 
 # KEYS: log, sids, header. ARGV: expected version, sid ('' for none), entries...
 # Returns {1, version} written; {2, version} duplicate sid; {0, version} conflict; {3, 0} no table.
@@ -28,10 +28,6 @@ len = redis.call('LLEN', KEYS[1])
 if ARGV[2] ~= '' then redis.call('HSET', KEYS[2], ARGV[2], len) end
 return {1, len}
 """
-
-
-def encode(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 class RedisStore:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.kernel import Actor, Audience, Event, Game, Rng, RuleError, T, get_game, require
-from referee.store.base import Store
+from referee.store.base import Store, stored
 
 STARTED = "table.started"
 VOIDED = "table.voided"
@@ -330,15 +330,30 @@ class Table:
     # -- internals -------------------------------------------------------------------------
 
     def _command(self, actor: Actor, sid: str | None, decide: Callable[[Folded], list[Step]]) -> Ack:
+        # First on the state this process has folded, without reading: the append goes through
+        # only if the log is still at that version (and the submission id is new), so a stale
+        # cache costs one refused append. A refusal by the rules on that state is not final:
+        # it is decided again on the log as it stands.
+        optimistic = self._folded.version > 0
         for _ in range(MAX_ATTEMPTS):
-            # One read: was this submission applied already, and what came since the cache.
-            with self._lock:
-                after = self._folded.version
-                fresh, done = self.store.tail(self.id, after, sid)
-                folded = self._absorb(after, fresh)
-            if done is not None:
-                return self._duplicate(done)
-            steps = decide(folded)
+            if optimistic:
+                folded = self._folded
+            else:
+                # One read: was this submission applied already, and what came since the cache.
+                with self._lock:
+                    after = self._folded.version
+                    fresh, done = self.store.tail(self.id, after, sid)
+                    folded = self._absorb(after, fresh)
+                if done is not None:
+                    return self._duplicate(done)
+            try:
+                steps = decide(folded)
+            except RuleError:
+                if not optimistic:
+                    raise
+                optimistic = False
+                continue
+            optimistic = False
             action = folded.version + 1
             now = self.clock()
             entries: list[dict[str, Any]] = []
@@ -352,6 +367,7 @@ class Table:
                 entries[0]["sid"] = sid
             appended = self.store.append(self.id, folded.version, entries, sid)
             if appended.ok:
+                self._absorb_written(folded, entries)
                 seen = folded.seen.copy()
                 for entry in entries:
                     seen.add(entry)
@@ -360,6 +376,14 @@ class Table:
                 return self._duplicate(appended.version)
             # Conflict: someone else wrote first; reload and decide again.
         raise RuleError("table/busy", "테이블이 너무 바쁩니다. 다시 시도하세요", "The table is too busy; try again")
+
+    def _absorb_written(self, folded: Folded, entries: list[dict[str, Any]]) -> None:
+        """Fold what this process just wrote into its cache (as the log stores it, so that the
+        cache is what a reload would give), unless the cache moved on meanwhile."""
+        written = stored(entries)
+        with self._lock:
+            if self._folded.version == folded.version:
+                self._absorb(folded.version, written)
 
     def _duplicate(self, version: int) -> Ack:
         """The acknowledgement of a submission applied before, at `version` (a resend)."""
