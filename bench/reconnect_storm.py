@@ -60,7 +60,7 @@ def stats(label: str, values: list[float]) -> str:
 async def run(args: argparse.Namespace) -> int:
     stp.raise_nofile()
     work = Path(tempfile.mkdtemp(prefix="referee-storm-")).resolve()
-    server = stp.Server(work / "server")
+    server = stp.Server(work / "server", gc_log=args.gc_log)
     (work / "server").mkdir()
     workers: list[stp.Worker] = []
     recorders: list[stp.Recorder] = []
@@ -113,6 +113,8 @@ async def run(args: argparse.Namespace) -> int:
         print(stats("phone's ack, during the storm", [a for a, _ in during]))
         print(stats("projector's view, quiet", [p for _, p in quiet]))
         print(stats("projector's view, during the storm", [p for _, p in during]))
+        if args.gc_log:
+            print(f"server's collections during the storm: {server.gc_pauses([(started, started + back)])}")
         return 0
     finally:
         for w in workers:
@@ -129,6 +131,7 @@ def main() -> int:
     p.add_argument("--samples", type=int, default=100, help="quiet submits to compare with")
     p.add_argument("--storm-concurrency", type=int, default=500, help="reconnects in flight per worker")
     p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--gc-log", action="store_true", help="print the server's collections during the storm")
     return asyncio.run(run(p.parse_args()))
 
 

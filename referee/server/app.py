@@ -30,7 +30,7 @@ from .limits import Limit, Limits, RateLimiter
 from .service import Service, Staff, dealer_room, player_room, public_room
 from .shows import Shows, load_secret
 from .staff import SESSION_SECONDS, StaffSessions
-from .web import SessionInterface, SocketJSON, TrustedProxies, clean, parse_json
+from .web import Encoded, SessionInterface, SocketJSON, TrustedProxies, clean, parse_json
 
 log = logging.getLogger(__name__)
 
@@ -136,10 +136,10 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         except RuntimeError:
             return ""
 
-    def publish(namespace: str, room: str, event: str, payload: dict[str, Any], local: bool = False) -> None:
+    def publish(namespace: str, room: str, event: str, payload: dict[str, Any] | Encoded, local: bool = False) -> None:
         sio.emit(event, payload, to=room, namespace=namespace, ignore_queue=local)
 
-    def welcome(namespace: str, payload: dict[str, Any], event: str = "view") -> None:
+    def welcome(namespace: str, payload: dict[str, Any] | Encoded, event: str = "view") -> None:
         """The server's clock, then the first view, to the socket connecting now: it is on this
         process, so neither goes through the queue (a reconnecting room would flood it)."""
         sio.emit("time", {"now": time.time()}, to=request.sid, namespace=namespace, ignore_queue=True)

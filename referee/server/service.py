@@ -33,7 +33,7 @@ from referee.table.programs import ProgramRunner
 from referee.table.runtime import what
 
 from .shows import PlayerLink, Shows
-from .web import encode_payload
+from .web import Encoded, encode_payload
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +108,7 @@ class Service:
         # for these, never for the ones phones and the dealer use.
         self.audience = audience or client
         self._known_shows: set[str] = set()
-        self._public: dict[str, tuple[tuple[str | None, int], dict[str, Any]]] = {}  # show -> (key, payload)
+        self._public: dict[str, tuple[tuple[Any, ...], Encoded]] = {}  # show -> (key, payload)
         self._public_locks: dict[str, threading.Lock] = {}
         self.programs = ProgramRunner(self.store, self.games, self.table)
         self._changed_rooms = client.register_script(_CHANGED_ROOMS)
@@ -535,7 +535,8 @@ class Service:
             pipe.hlen(self._sockets_key(show, player))
         return [int(n) for n in pipe.execute()]
 
-    def public_snapshot(self, show: str, moment: Moment | None = None) -> dict[str, Any]:
+    def public_snapshot(self, show: str, moment: Moment | None = None) -> Encoded:
+        """The projector's payload, encoded once for the room and every screen that connects."""
         moment = moment or Moment(self, show)
         current = moment.info["current"]
         view = moment.view(current, Audience.public()) if current else None
@@ -549,8 +550,9 @@ class Service:
                                "players": [{"name": n, "here": c > 0} for n, c in zip(moment.info["roster"], here,
                                                                                          strict=True)]}
         key = moment.public_key if moment.public_key is not None and moment.public_key[0] == current else None
-        self._public[show] = (key or self._public_key(show, current), payload)
-        return payload
+        encoded = encode_payload(payload)
+        self._public[show] = (key or self._public_key(show, current), encoded)
+        return encoded
 
     def _released_key(self, table_id: str) -> str:
         return f"{self.prefix}released:{table_id}"
@@ -595,7 +597,7 @@ class Service:
         (now, hold), length, released, presence = pipe.execute()
         return (now or None, int(length) if now == current else -1, hold, released, presence)
 
-    def audience_snapshot(self, show: str) -> dict[str, Any]:
+    def audience_snapshot(self, show: str) -> Encoded:
         """The public snapshot for a screen that connects. Screens of one process share it while
         the current table has not moved, and however many connect at once (a Wi-Fi blip brings
         hundreds back together), it is computed once."""
@@ -658,7 +660,7 @@ class Service:
         table seats whom). One read of Redis (Moment), one to decide which views changed.
         """
         moment = Moment(self, show)
-        rooms: list[tuple[str, str, dict[str, Any]]] = []
+        rooms: list[tuple[str, str, dict[str, Any] | Encoded]] = []
         roster = moment.info["roster"]
         if table_id is not None and moment.info["current"] == table_id:
             # The projector first, before any phone's view is even built: the room waits on
@@ -693,7 +695,7 @@ class Service:
         else:
             self.r.hdel(key, sid)
 
-    def _publish_changed(self, moment: Moment, rooms: list[tuple[str, str, dict[str, Any]]]) -> None:
+    def _publish_changed(self, moment: Moment, rooms: list[tuple[str, str, dict[str, Any] | Encoded]]) -> None:
         """Send each view only when it differs from the last one sent to its room (by any process).
 
         An action that changes nothing an audience may see (an appraisal, seen by its seat
@@ -702,7 +704,7 @@ class Service:
         """
         if not rooms:
             return
-        encoded = [encode_payload(payload) for _, _, payload in rooms]
+        encoded = [p if isinstance(p, Encoded) else encode_payload(p) for _, _, p in rooms]
         args = [x for (_, room, _), text in zip(rooms, encoded, strict=True) for x in (room, _digest(text))]
         changed = set(self._changed_rooms(keys=[f"{self.prefix}sent:{moment.info['id']}"], args=args))
         for (namespace, room, _), text in zip(rooms, encoded, strict=True):
