@@ -206,3 +206,24 @@ def test_a_lone_process_sends_views_past_the_queue_and_a_second_one_gets_them(tm
             b.stop()
         a.stop()
         redis_server.stop()
+
+
+def test_a_process_that_stopped_beating_is_forgotten(redis_server):
+    """A process that crashed (no `leave`) counts as up until PROCESS_TTL after its last beat;
+    the next beat of any other process then forgets it."""
+    import redis
+
+    from referee.server.service import PROCESS_TTL, Service
+    from referee.server.shows import Shows
+
+    client = redis.Redis.from_url(redis_server.url, decode_responses=True)
+    prefix = f"beat-{uuid.uuid4().hex[:8]}:"
+    crashed, alive = (Service(client, Shows(client, b"k" * 32, prefix), lambda *a, **k: None, lambda: "", prefix)
+                      for _ in range(2))
+    crashed.heartbeat(now=1000.0)
+    alive.heartbeat(now=1000.0 + PROCESS_TTL - 1)
+    assert set(client.hgetall(f"{prefix}processes")) == {crashed.host, alive.host}
+    alive.heartbeat(now=1000.0 + PROCESS_TTL + 1)
+    assert set(client.hgetall(f"{prefix}processes")) == {alive.host}
+    alive.leave()
+    assert client.hgetall(f"{prefix}processes") == {}

@@ -549,9 +549,8 @@ class Service:
             payload["join"] = {"url": f"{self.base_url()}/join",
                                "players": [{"name": n, "here": c > 0} for n, c in zip(moment.info["roster"], here,
                                                                                          strict=True)]}
-        key = moment.public_key if moment.public_key is not None and moment.public_key[0] == current else None
         encoded = encode_payload(payload)
-        self._public[show] = (key or self._public_key(show, current), encoded)
+        self._public[show] = (moment.public_key or self._public_key(show, current), encoded)
         return encoded
 
     def _released_key(self, table_id: str) -> str:
@@ -625,14 +624,14 @@ class Service:
                 "version": view["version"] if view else 0, "focus": focus,
                 "tables": [moment.summary(t, seat, link.player) for t, seat in moment.tables_of(link.player)]}
 
-    def seat_welcome(self, link: PlayerLink) -> dict[str, Any]:
+    def seat_welcome(self, link: PlayerLink) -> Encoded:
         """A phone's first view, recorded as what its room was last sent: a room nobody held
         was skipped by the fan-outs, and a stale record would make the next fan-out send the
         same view again, which would tell that something hidden happened meanwhile."""
-        payload = self.seat_snapshot(link)
+        encoded = encode_payload(self.seat_snapshot(link))
         self.r.hset(f"{self.prefix}sent:{link.show}", player_room(link.show, link.player, link.version),
-                    _digest(encode_payload(payload)))
-        return payload
+                    _digest(encoded))
+        return encoded
 
     def changed(self, show: str, table_id: str | None = None, everyone: bool = False, public: bool = False) -> None:
         """A command changed the show: send every audience its view, once acknowledged
