@@ -21,6 +21,7 @@ from flask import request
 from flask.sessions import SecureCookieSessionInterface
 
 from referee.kernel import RuleError
+from referee.store.base import encode
 
 MAX_DEPTH = 24  # far deeper than any move; far shallower than Python's recursion limit
 FORWARDED = ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST", "HTTP_FORWARDED")
@@ -121,9 +122,9 @@ class Encoded(str):
 
 
 def encode_payload(payload: Any) -> Encoded:
-    """The one encoding of a payload: compact, keys sorted (the same view gives the same text
-    on every process), Korean as UTF-8 rather than escapes."""
-    return Encoded(json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":")))
+    """The one encoding of a payload, the store's (compact, keys sorted, so the same view gives
+    the same text on every process; Korean as UTF-8 rather than escapes)."""
+    return Encoded(encode(payload))
 
 
 class SocketJSON:
