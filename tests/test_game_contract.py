@@ -8,14 +8,16 @@ value it does not offer is refused.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
+from collections import Counter
 
 import pytest
 
 from referee.kernel import Actor, Audience, Rng, RuleError, registry
 from referee.kernel.bots import pick
 from referee.store import MemoryStore
-from referee.table import Table, fold
+from referee.table import Table, audience_view, fold
 
 GAMES = registry()
 SEEDS = range(200)
@@ -104,3 +106,34 @@ def test_playout_on_real_redis(game_id, redis_store):
     table = playout(game_id, 5, redis_store)
     assert table.result() is not None
     assert [e["v"] for e in redis_store.entries(table.id)] == list(range(1, redis_store.version(table.id) + 1))
+
+
+def test_a_states_turn_and_result_are_worked_out_once_for_all_its_views():
+    """One fan-out builds a view for every audience, each phone's table list and its focus from
+    one folded state: the game's turn and result (pure functions of the state) are worked out
+    once for that state, and again as soon as the state moves."""
+    calls: Counter[str] = Counter()
+    coin = GAMES["tricky_coin"]
+
+    def counted(name):
+        def call(state):
+            calls[name] += 1
+            return getattr(coin, name)(state)
+        return call
+
+    game = dataclasses.replace(coin, turn=counted("turn"), result=counted("result"))
+    table = Table.create(MemoryStore(), "c", game.id, ["가", "나"], seed=1, games={game.id: game}, clock=lambda: 0.0)
+    table.start(Actor.dealer())
+    audiences = (Audience.public(), Audience.dealer(), Audience.of_seat(0), Audience.of_seat(1))
+    folded = table.load()
+    calls.clear()
+    views = [audience_view(game, table.header, folded, a) for a in audiences]
+    assert calls == {"turn": 1, "result": 1}
+    assert not views[0]["decisions"] and views[2]["decisions"] and views[3]["decisions"]
+
+    table.submit(Actor.of_seat(0), {"type": "put_coin", "coin": 5})
+    moved = table.load()
+    calls.clear()
+    views = [audience_view(game, table.header, moved, a) for a in audiences]
+    assert calls == {"turn": 1, "result": 1}
+    assert not views[2]["decisions"] and views[3]["decisions"]  # seat 0 has put its coin; seat 1 still owes

@@ -224,7 +224,7 @@ class Service:
     def _over(self, table_id: str) -> bool:
         table = self.table(table_id)
         folded = table.load()
-        return not table.game.program and (folded.finished or table.game.result(folded.state) is not None)
+        return not table.game.program and (folded.finished or folded.outlook(table.game)[1] is not None)
 
     def create_program(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         """Run the show as a program (Tricky Survival, a Genius episode) with its whole roster: the
@@ -652,19 +652,18 @@ class Service:
     def fan_out(self, show: str, table_id: str | None = None, everyone: bool = False) -> None:
         """Send each audience its own view, computed once per audience from one read.
 
-        The projector first (the room waits on it; the phone that moved has its ack already),
-        then the phones, then the dealer console, and only when a console is connected (any
-        process). The projector gets the current table's public view; each seated player's
-        phone that seat's view (``everyone``: every player of the show, after a change of which
-        table seats whom). One read of Redis (Moment), one to decide which views changed.
+        The projector gets the current table's public view; each seated player's phone that
+        seat's view (``everyone``: every player of the show, after a change of which table seats
+        whom); the dealer console its snapshot, only when a console is connected (any process).
+        One read of Redis (Moment) and one to decide which views changed, for all of them at
+        once; the projector's goes out first (the room waits on it; the phone that moved has its
+        ack already).
         """
         moment = Moment(self, show)
         rooms: list[tuple[str, str, dict[str, Any] | Encoded]] = []
         roster = moment.info["roster"]
         if table_id is not None and moment.info["current"] == table_id:
-            # The projector first, before any phone's view is even built: the room waits on
-            # it; each phone already has its ack.
-            self._publish_changed(moment, [("/public", public_room(show), self.public_snapshot(show, moment))])
+            rooms.append(("/public", public_room(show), self.public_snapshot(show, moment)))
         if table_id is not None:
             seats = self.table(table_id).seats
             players = range(len(roster)) if everyone else [roster.index(name) for name in seats if name in roster]
@@ -818,14 +817,13 @@ class Moment:
             return "done"
         if not folded.started:
             return "ready"
-        table = self.service.table(table_id)
-        return "over" if table.game.result(folded.state) is not None else "live"
+        return "over" if folded.outlook(self.service.table(table_id).game)[1] is not None else "live"
 
     def owes(self, table_id: str, seat: int) -> bool:
         folded = self.folded(table_id)
         if not folded.started or folded.finished:
             return False
-        return bool(self.service.table(table_id).game.turn(folded.state).for_seat(seat))
+        return bool(folded.outlook(self.service.table(table_id).game)[0].for_seat(seat))
 
     def focus(self, player: int) -> str | None:
         """The table a player's phone shows by itself (DESIGN.md: a phone follows its player).

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.kernel import Actor, Audience, Event, Game, Rng, RuleError, T, get_game, require
+from referee.kernel import Actor, Audience, Event, Game, Result, Rng, RuleError, T, Turn, get_game, require
 from referee.store.base import Store, stored
 
 STARTED = "table.started"
@@ -131,6 +131,8 @@ class Folded:
     # could see it and each audience's version just after it (for the "정정" and "대신 입력" notes).
     correction: tuple[frozenset[int] | None, Seen, dict[str, Any]] | None = None
     behalf: dict[int, tuple[Seen, dict[str, Any]]] = field(default_factory=dict)
+    # The state's turn and result, worked out once per state (see outlook).
+    _outlook: tuple[Any, Turn, Result | None] | None = field(default=None, repr=False, compare=False)
 
     @property
     def started(self) -> bool:
@@ -142,6 +144,14 @@ class Folded:
 
     def version_for(self, audience: Audience) -> int:
         return self.seen.version_for(audience, self.version)
+
+    def outlook(self, game: Game) -> tuple[Turn, Result | None]:
+        """The turn and the result of the state, each computed once per state: one fan-out
+        asks for them in every audience's view, each phone's table list and its focus. Both
+        are pure functions of the state (the game contract), so a state's answer stands."""
+        if self._outlook is None or self._outlook[0] is not self.state:
+            self._outlook = (self.state, game.turn(self.state), game.result(self.state))
+        return self._outlook[1], self._outlook[2]
 
 
 def new_header(game: Game, table: str, seats: list[str], options: Mapping[str, Any] | None, seed: int | None,
@@ -514,8 +524,7 @@ def _require_dealer(actor: Actor, what: str) -> None:
 
 def audience_view(game: Game, header: Mapping[str, Any], folded: Folded, audience: Audience) -> dict[str, Any]:
     """What `audience` may see of a table: the game's view plus the pending decisions it owns."""
-    turn = game.turn(folded.state)
-    result = game.result(folded.state)
+    turn, result = folded.outlook(game)
     if audience.kind == "dealer":
         decisions = [d.to_json() for d in turn.decisions if not d.auto]
     elif audience.kind == "seat":
