@@ -197,7 +197,7 @@ def test_every_games_picture_is_readable_from_the_back_of_the_room(server, brows
     problems = []
     sounded = []
     page.keyboard.press("s")  # the operator arms the sound: each reveal of the match has a cue
-    page.wait_for_function("document.documentElement.dataset.sound === 'running'")
+    page.wait_for_function("() => document.documentElement.dataset.sound === 'running'")
     for i, view in enumerate(views):
         draw(page, {**view, "table": f"t-{game}"})
         if i in picks:
@@ -236,7 +236,7 @@ def test_join_screen_then_a_match_with_clock_sound_correction_and_close(server, 
 
     # Item 8: before the match, how to join (the address and its QR) and who is here.
     projector.wait_for_selector(".join .join-qr")
-    projector.wait_for_function("document.querySelector('.join-qr').naturalWidth > 0")
+    projector.wait_for_function("() => document.querySelector('.join-qr').naturalWidth > 0")
     assert projector.locator("[data-role=join-url]").inner_text() == f"{server.url}/join"
     assert projector.locator(".join-player.here").count() == 0
     assert projector.locator("[data-role=here]").inner_text() == "0 / 3명 입장"
@@ -252,7 +252,7 @@ def test_join_screen_then_a_match_with_clock_sound_correction_and_close(server, 
     # Item 10: the operator arms the sound with a key; there is nothing to click on screen.
     assert projector.locator("button").count() == 0
     projector.keyboard.press("s")
-    projector.wait_for_function("document.documentElement.dataset.sound === 'running'")
+    projector.wait_for_function("() => document.documentElement.dataset.sound === 'running'")
 
     server.ok("start", show=show, table=table)
     projector.wait_for_selector(".panel-name")
@@ -277,7 +277,7 @@ def test_join_screen_then_a_match_with_clock_sound_correction_and_close(server, 
     coin_moves(server, show, table, 0, {"type": "choose_token", "token": "STOP"})
     coin_moves(server, show, table, 1, {"type": "choose_token", "token": "STOP"})
     projector.wait_for_selector("#moment:not([hidden])")
-    projector.wait_for_function(f"Sound.log.slice({before}).some(c => c.sounded)")
+    projector.wait_for_function(f"() => Sound.log.slice({before}).some(c => c.sounded)")
     levels = []
     for _ in range(8):  # the samples reaching the speakers over the next third of a second
         levels.append(projector.evaluate("Sound.level()"))

@@ -334,7 +334,7 @@ def test_one_round_through_console_phones_and_projector(server, browser):
     # The operator's key (S) arms the sound; nothing to click is ever on the projector.
     assert projector.locator("button").count() == 0
     projector.keyboard.press("s")
-    projector.wait_for_function("document.documentElement.dataset.sound === 'running'")
+    projector.wait_for_function("() => document.documentElement.dataset.sound === 'running'")
 
     # Two phones submit a work with the fake sticker through the generic form: a siren round.
     for seat, page in phones.items():
