@@ -69,6 +69,21 @@ def test_unicode_round_trip(any_store):
     assert any_store.entries("t1") == [{"note": "가품 스티커"}]
 
 
+def test_what_is_kept_reads_back_exactly_even_where_the_fast_encoder_gives_up(any_store):
+    """Entries are written by orjson, and by the standard library where orjson refuses (an
+    integer beyond 64 bits): either way the same compact, sorted JSON, read back exactly."""
+    from referee.store.base import encode
+
+    entry = {"z": 2**70, "a": [1.5, -(2**63), None, True], "이름": "가품", "n": {"b": 1, "a": 2}}
+    assert encode(entry) == '{"a":[1.5,-9223372036854775808,null,true],"n":{"a":2,"b":1},"z":1180591620717411303424,"이름":"가품"}'
+    assert encode({"a": 1, "b": [2, "다"]}) == '{"a":1,"b":[2,"다"]}'
+    any_store.create("t1", {"seed": 2**64 + 1})
+    any_store.append("t1", 0, [entry])
+    assert any_store.header("t1")["seed"] == 2**64 + 1
+    back = any_store.entries("t1")[0]
+    assert back == entry and isinstance(back["z"], int)
+
+
 def _assert_gapless(store, table, expected_ticks):
     entries = store.entries(table)
     assert [e["v"] for e in entries] == list(range(1, len(entries) + 1))

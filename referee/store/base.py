@@ -12,10 +12,20 @@ import json
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import orjson
+
+_ORJSON = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+
 
 def encode(obj: Any) -> str:
-    """An entry or header as every store keeps it: compact, sorted JSON."""
-    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    """An entry or header as every store keeps it (and a view as every screen gets it): compact
+    JSON, keys sorted, text as UTF-8. orjson writes it (several times faster); what orjson
+    refuses (an integer beyond 64 bits) the standard library writes in the same form. Reading
+    stays with the standard library: orjson would read such an integer back as a float."""
+    try:
+        return orjson.dumps(obj, option=_ORJSON).decode()
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def stored(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
