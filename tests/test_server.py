@@ -350,4 +350,3 @@ def test_a_view_encoded_once_goes_out_as_the_same_json_in_a_packet_and_through_t
     message = {"method": "emit", "event": "view", "data": [text], "room": "public:s", "host_id": "h"}
     assert json.loads(SocketJSON.dumps(message)) == {**message, "data": [view]}
     assert json.loads(SocketJSON.dumps(["only", {"a": 1}])) == ["only", {"a": 1}]  # plain values as before
-
