@@ -39,12 +39,20 @@ class Match:
         self.sent: set[str] = set()
         self.rnd = random.Random(7)
 
-    def dealer_view(self) -> dict:
+    def while_up(self, ask):
+        """What `ask(server)` answers, asked again while the server is being killed or restarted
+        (the killer runs while a finished match is checked, too)."""
+        deadline = time.monotonic() + 120
         while True:
             try:
-                return self.server.snapshot(self.show)["tables"][0]["view"]
+                return ask(self.server)
             except (requests.RequestException, AssertionError, ValueError):
-                time.sleep(0.2)  # the server is restarting
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+
+    def dealer_view(self) -> dict:
+        return self.while_up(lambda server: server.snapshot(self.show)["tables"][0]["view"])
 
     def submit(self, seat: int, move: dict) -> None:
         sid = uuid.uuid4().hex
@@ -80,7 +88,7 @@ class Match:
         return True
 
     def check(self) -> None:
-        entries = self.server.log_of(self.show, self.table)["entries"]
+        entries = self.while_up(lambda server: server.log_of(self.show, self.table))["entries"]
         assert [e["v"] for e in entries] == list(range(1, len(entries) + 1))
         sids = [e["sid"] for e in entries if "sid" in e]
         assert len(sids) == len(set(sids)), "a submission was applied twice"
