@@ -9,7 +9,7 @@ import uuid
 import pytest
 
 from referee.kernel import Actor, RuleError
-from referee.store import RedisStore, StoreError
+from referee.store import Guard, MemoryStore, RedisStore, StoreError
 from referee.table import Table
 
 from .counter_game import GAMES
@@ -189,3 +189,47 @@ def test_a_runtime_decides_on_its_own_fold_first_and_a_stale_one_is_never_wrong(
     assert not token.duplicate and any_store.version("c") == token.version
     assert Table(any_store, "c").load().state == b.load().state
     assert Table(any_store, "c").load().state.tokens[0] == "STOP"
+
+
+def test_a_guard_is_checked_in_the_appends_own_step_and_counted_once(redis_store):
+    """A phone's move carries a guard (its link still current, its rate limit) that the Redis
+    store checks inside the append's script: nothing is written when it fails, and a try is
+    counted once, however many times a conflict makes the append run again."""
+    client, p = redis_store.client, redis_store.prefix
+    redis_store.create("t", {"game": "g"})
+    client.set(f"{p}link", 2)
+
+    def guard(value: int) -> Guard:
+        return Guard(f"{p}link", value, LookupError("revoked"), f"{p}tries", 2, 10, OverflowError("over"))
+
+    stale = guard(1)
+    with pytest.raises(LookupError):
+        redis_store.append("t", 0, [{"v": 1}], "s0", stale)
+    assert redis_store.version("t") == 0 and not stale.pending
+    assert client.get(f"{p}tries") is None  # a revoked link's try is not counted
+
+    first = guard(2)
+    conflict = redis_store.append("t", 5, [{"v": 1}], "s1", first)  # a stale fold: refused, guard made
+    assert (conflict.ok, conflict.version, first.pending) == (False, 0, False)
+    assert redis_store.append("t", 0, [{"v": 1}, {"v": 2}], "s1", first).ok  # the same try, decided again
+    assert client.get(f"{p}tries") == "1" and 0 < client.ttl(f"{p}tries") <= 11
+
+    redis_store.check(second := guard(2))  # a try that ends without an append (a resend, a refusal)
+    redis_store.check(second)  # made already: nothing counted
+    assert client.get(f"{p}tries") == "2" and not second.pending
+    with pytest.raises(OverflowError):
+        redis_store.append("t", 2, [{"v": 3}], "s2", guard(2))
+    assert redis_store.entries("t") == [{"v": 1}, {"v": 2}] and redis_store.find_sid("t", "s2") is None
+    with pytest.raises(LookupError):
+        redis_store.check(guard(3))
+    assert redis_store.append("t", 2, [{"v": 3}], "s2").ok  # no guard: the staff's commands
+
+
+def test_the_memory_store_refuses_a_guard_it_cannot_check():
+    store = MemoryStore()
+    store.create("t", {})
+    for attempt in (lambda g: store.append("t", 0, [{"v": 1}], None, g), store.check):
+        with pytest.raises(StoreError) as err:
+            attempt(Guard("k", 1, LookupError()))
+        assert err.value.code == "store/no_guards"
+    assert store.version("t") == 0

@@ -27,7 +27,7 @@ from referee.store.base import StoreError
 from .assets import Assets
 from .collector import QuietCollector
 from .limits import Limit, Limits, RateLimiter
-from .service import Service, Staff, dealer_room, player_room, public_room
+from .service import Service, Staff, dealer_room, link_revoked, player_room, public_room
 from .shows import Shows, load_secret
 from .staff import SESSION_SECONDS, StaffSessions
 from .web import Encoded, SessionInterface, SocketJSON, TrustedProxies, clean, parse_json
@@ -535,21 +535,20 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         if gone is not None:
             service.seat_socket(gone[1], request.sid, False)
 
-    def seat_link(spend: bool = False) -> Any:
-        """The socket's link, checked to be still current (and, for a move, counted against the
-        phone's submission limit) in one round trip."""
+    def seat_link() -> Any:
+        """The socket's link, as it joined (checked against the player's current one by
+        service.current_link, or by a move's append)."""
         known = sockets.get(request.sid)
         if known is None:
-            raise RuleError("auth/link_revoked", "이 링크는 더 이상 쓸 수 없습니다. 새 카드를 받으세요",
-                            "This link no longer works; ask for a new card")
-        link = known[1]
-        key = limiter.key("submit", f"{link.show}:{link.player}", limits.submit) if spend else None
-        return service.current_link(link, (key, limits.submit.count, limits.submit.seconds) if spend else None)
+            raise link_revoked()
+        return known[1]
 
     @sio.on("submit", namespace="/seat")
     def seat_submit(payload: Any = None) -> dict[str, Any]:
         def run() -> dict[str, Any]:
-            return service.seat_submit(seat_link(spend=True), clean(payload))
+            link = seat_link()
+            spend = limiter.key("submit", f"{link.show}:{link.player}", limits.submit), limits.submit
+            return service.seat_submit(link, clean(payload), service.link_guard(link, spend))
 
         return _guard(run)
 
@@ -558,7 +557,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         """A fresh snapshot; ``{"table": id}`` asks for that table of the player's (a switch)."""
         def run() -> dict[str, Any]:
             wanted = clean(payload).get("table") if isinstance(payload, dict) else None
-            return {"snapshot": service.seat_snapshot(seat_link(), table_id=wanted)}
+            return {"snapshot": service.seat_snapshot(service.current_link(seat_link()), table_id=wanted)}
 
         return _guard(run)
 

@@ -27,11 +27,12 @@ import redis
 
 from referee.kernel import Actor, Audience, Game, RuleError, get_game, registry, require
 from referee.kernel.bots import random_move
-from referee.store import RedisStore
+from referee.store import Guard, RedisStore
 from referee.table import Table, audience_view, fold
 from referee.table.programs import ProgramRunner
 from referee.table.runtime import what
 
+from .limits import Limit, limited
 from .shows import PlayerLink, Shows
 from .web import Encoded, encode_payload
 
@@ -60,6 +61,11 @@ def dealer_room(show: str) -> str:
 
 def public_room(show: str) -> str:
     return f"public:{show}"
+
+
+def link_revoked() -> RuleError:
+    return RuleError("auth/link_revoked", "이 링크는 더 이상 쓸 수 없습니다. 새 카드를 받으세요",
+                     "This link no longer works; ask for a new card")
 
 
 def player_room(show: str, player: int, link_version: int) -> str:
@@ -451,21 +457,19 @@ class Service:
 
     # -- phones ------------------------------------------------------------------------------
 
-    def current_link(self, link: PlayerLink, spend: tuple[str, int, int] | None = None) -> PlayerLink:
-        """A phone's link, still the player's current one (else auth/link_revoked), and with
-        `spend` (a rate-limit key, its limit and window) one more submission counted against it:
-        both in one round trip."""
-        pipe = self.r.pipeline(transaction=False)
-        pipe.get(self.shows.linkver_key(link.show, link.player))
-        if spend is not None:
-            pipe.incr(spend[0])
-            pipe.expire(spend[0], spend[2] + 1)
-        version, *used = pipe.execute()
-        require(int(version or 0) == link.version, "auth/link_revoked",
-                "이 링크는 더 이상 쓸 수 없습니다. 새 카드를 받으세요", "This link no longer works; ask for a new card")
-        if spend is not None and int(used[0]) > spend[1]:
-            raise RuleError("rate/limited", f"요청이 너무 많습니다. {spend[2]}초 뒤에 다시 시도하세요",
-                            f"Too many requests; try again in {spend[2]} seconds", seconds=spend[2])
+    def link_guard(self, link: PlayerLink, spend: tuple[str, Limit] | None = None) -> Guard:
+        """What a phone's request must meet: its link still the player's current one (else
+        auth/link_revoked) and, with `spend` (a rate-limit counter's key and its limit), one more
+        submission counted against it (else rate/limited)."""
+        key = self.shows.linkver_key(link.show, link.player)
+        if spend is None:
+            return Guard(key, link.version, link_revoked())
+        counter, limit = spend
+        return Guard(key, link.version, link_revoked(), counter, limit.count, limit.seconds, limited(limit))
+
+    def current_link(self, link: PlayerLink) -> PlayerLink:
+        """A phone's link, checked to be still current (one round trip)."""
+        self.store.check(self.link_guard(link))
         return link
 
     def _sockets_key(self, show: str, player: int) -> str:
@@ -487,7 +491,17 @@ class Service:
         self.publish("/seat", player_room(link.show, link.player, link.version), "devices", {"count": devices})
         self.changed(link.show, public=True)
 
-    def seat_submit(self, link: PlayerLink, payload: Any) -> dict[str, Any]:
+    def seat_submit(self, link: PlayerLink, payload: Any, guard: Guard) -> dict[str, Any]:
+        """A phone's move. `guard` (link_guard: the link still current, the phone's rate limit)
+        is checked by the move's append; a submission that ends without one (a resend, a
+        refusal) is checked on its own before its answer, so a revoked card learns nothing of
+        its seat and every try counts."""
+        try:
+            return self._seat_submit(link, payload, guard)
+        finally:
+            self.store.check(guard)  # nothing to do when the append made it
+
+    def _seat_submit(self, link: PlayerLink, payload: Any, guard: Guard) -> dict[str, Any]:
         require(isinstance(payload, dict), "api/bad_payload", "제출 내용은 JSON 객체여야 합니다",
                 "A submission must be a JSON object")
         sid = _field(payload, "sid", str)
@@ -505,7 +519,7 @@ class Service:
                 table=table_id)
         seat = seats.index(names[link.player])
         table = self.table(table_id)
-        ack = table.submit(Actor.of_seat(seat), payload.get("move"), sid)
+        ack = table.submit(Actor.of_seat(seat), payload.get("move"), sid, guard=guard)
         self._after(link.show, table)
         return {"ack": ack.for_seat(seat)}
 

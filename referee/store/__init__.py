@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .base import Appended, Store, StoreError
+from .base import Appended, Guard, Store, StoreError
 from .memory import MemoryStore
 
 DEFAULT_DATA_DIR = "./referee-data"
@@ -57,4 +57,4 @@ def open_store(data_dir: str | None = None) -> Iterator[Any]:
         yield RedisStore.from_url(url)
 
 
-__all__ = ["Appended", "EmbeddedRedis", "MemoryStore", "RedisStore", "Store", "StoreError", "open_store", "redis_url"]
+__all__ = ["Appended", "EmbeddedRedis", "Guard", "MemoryStore", "RedisStore", "Store", "StoreError", "open_store", "redis_url"]

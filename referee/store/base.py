@@ -47,6 +47,26 @@ class Appended:
     duplicate: bool = False
 
 
+@dataclass
+class Guard:
+    """What a phone's move must still meet when it is written, checked in the append's own step
+    (Redis: inside its script, so a move costs one round trip): `key` still holds `value` (the
+    player's link version: a re-issued card ends the old one) and, with a `counter`, one more
+    try counted on it, at most `limit` in a window of `seconds` (the phone's rate limit).
+    Nothing is written when it fails: the store raises `revoked` or `over`. A command that ends
+    without an append (a resend, a refusal) makes the same check on its own (``check``); either
+    way it is made, and the try counted, once (``pending``)."""
+
+    key: str
+    value: int
+    revoked: Exception
+    counter: str | None = None
+    limit: int = 0
+    seconds: int = 0
+    over: Exception | None = None
+    pending: bool = True
+
+
 class StoreError(Exception):
     """The store itself failed or was misused (a table that does not exist, ...)."""
 
@@ -71,8 +91,13 @@ class Store(Protocol):
     def version(self, table: str) -> int:
         """The number of entries."""
 
-    def append(self, table: str, expected: int, entries: list[dict[str, Any]], sid: str | None = None) -> Appended:
-        """Append atomically if the log has exactly `expected` entries and `sid` is new."""
+    def append(self, table: str, expected: int, entries: list[dict[str, Any]], sid: str | None = None,
+               guard: Guard | None = None) -> Appended:
+        """Append atomically if the log has exactly `expected` entries, `sid` is new and a
+        pending `guard` holds (Redis stores only)."""
+
+    def check(self, guard: Guard) -> None:
+        """Make a pending guard's check on its own (Redis stores only)."""
 
     def find_sid(self, table: str, sid: str) -> int | None:
         """The version at which submission `sid` was applied, if it was."""
@@ -87,6 +112,11 @@ class Store(Protocol):
 
 def no_table(table: str) -> StoreError:
     return StoreError("store/no_table", f"테이블이 없습니다: {table!r}", f"No such table: {table!r}")
+
+
+def no_guards() -> StoreError:
+    return StoreError("store/no_guards", "이 저장소는 조건부 기록을 지원하지 않습니다",
+                      "This store does not check guards (a show runs on Redis)")
 
 
 def table_exists(table: str) -> StoreError:

@@ -6,7 +6,7 @@ import copy
 import threading
 from typing import Any
 
-from .base import Appended, no_table, stored, table_exists
+from .base import Appended, Guard, no_guards, no_table, stored, table_exists
 
 
 class MemoryStore:
@@ -42,7 +42,10 @@ class MemoryStore:
                 raise no_table(table)
             return len(self._logs[table])
 
-    def append(self, table: str, expected: int, entries: list[dict[str, Any]], sid: str | None = None) -> Appended:
+    def append(self, table: str, expected: int, entries: list[dict[str, Any]], sid: str | None = None,
+               guard: Guard | None = None) -> Appended:
+        if guard is not None and guard.pending:
+            raise no_guards()
         with self._lock:
             if table not in self._logs:
                 raise no_table(table)
@@ -58,6 +61,10 @@ class MemoryStore:
 
     def tail(self, table: str, after: int, sid: str | None = None) -> tuple[list[dict[str, Any]], int | None]:
         return self.entries(table, after), None if sid is None else self.find_sid(table, sid)
+
+    def check(self, guard: Guard) -> None:
+        if guard.pending:
+            raise no_guards()
 
     def find_sid(self, table: str, sid: str) -> int | None:
         with self._lock:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.kernel import Actor, Audience, Event, Game, Result, Rng, RuleError, T, Turn, get_game, require
-from referee.store.base import Store, stored
+from referee.store.base import Guard, Store, stored
 
 STARTED = "table.started"
 VOIDED = "table.voided"
@@ -290,14 +290,16 @@ class Table:
         _require_dealer(actor, "start")
         return self._command(actor, None, lambda f: [Step(self._starting(f))])
 
-    def submit(self, actor: Actor, move: Any, sid: str | None = None, by: str | None = None) -> Ack:
+    def submit(self, actor: Actor, move: Any, sid: str | None = None, by: str | None = None,
+               guard: Guard | None = None) -> Ack:
         """Apply a move; a resend with the same submission id is applied once. ``by="bot"``
-        marks a rehearsal bot's move in the log."""
+        marks a rehearsal bot's move in the log; a `guard` (a phone's link and rate limit) is
+        checked by the move's append (Store.append)."""
         if sid is not None:
             require(isinstance(sid, str) and 0 < len(sid) <= 100, "table/bad_submission_id",
                     f"제출 번호가 잘못되었습니다: {sid!r}", f"Bad submission id: {sid!r}", sid=sid)
         meta = {"move": move, **({"by": by} if by else {})}
-        return self._command(actor, sid, lambda f: [Step(self._moving(f, actor, move), meta)])
+        return self._command(actor, sid, lambda f: [Step(self._moving(f, actor, move), meta)], guard)
 
     def clock_command(self, actor: Actor, action: Any, seconds: Any = 0) -> Ack:
         """The show clock of the current decision: start (seconds), pause, resume, add
@@ -339,7 +341,8 @@ class Table:
 
     # -- internals -------------------------------------------------------------------------
 
-    def _command(self, actor: Actor, sid: str | None, decide: Callable[[Folded], list[Step]]) -> Ack:
+    def _command(self, actor: Actor, sid: str | None, decide: Callable[[Folded], list[Step]],
+                 guard: Guard | None = None) -> Ack:
         # First on the state this process has folded, without reading: the append goes through
         # only if the log is still at that version (and the submission id is new), so a stale
         # cache costs one refused append. A refusal by the rules on that state is not final:
@@ -375,7 +378,7 @@ class Table:
                 entries[first - folded.version - 1].update(step.meta)
             if sid is not None:
                 entries[0]["sid"] = sid
-            appended = self.store.append(self.id, folded.version, entries, sid)
+            appended = self.store.append(self.id, folded.version, entries, sid, guard)
             if appended.ok:
                 self._absorb_written(folded, entries)
                 seen = folded.seen.copy()
