@@ -24,6 +24,7 @@ import redis
 import requests
 
 from referee.kernel import Audience, Rng
+from referee.server.service import player_room
 from referee.store import EmbeddedRedis
 
 from .live import PIN, Client, LiveServer, audience_version, free_port, views_at
@@ -265,6 +266,29 @@ def test_a_phone_that_opens_late_hears_nothing_of_an_appraisal(tmp_path_factory)
     assert appraiser is not None and appraiser != len(NAMES) - 1
     late = f"seat:{len(NAMES) - 1}"
     assert plain[late] and plain[late] == appraised[late], "the late phone's stream tells of the appraisal"
+
+
+def test_a_second_device_opening_during_a_fan_out_leaves_the_first_one_its_update(service_on_redis):
+    """A player's first phone is open; a move the player may see is being fanned out when the
+    same card opens on a second device. The second device's first view must not count as sent
+    to the whole room: the fan-out would then find it recorded and skip the room, and the
+    first phone would keep the old view until the next change."""
+    here = service_on_redis
+    service, link = here.service, here.link(0)
+    room = player_room("s", 0, link.version)
+    first_view = service.seat_welcome(link, service.seat_socket(link, "first", True))
+    fan_out = service._publish_changed
+
+    def second_device_opens_meanwhile(moment, rooms):
+        if any(r == room for _, r, _ in rooms):
+            service.seat_welcome(link, service.seat_socket(link, "second", True))
+        fan_out(moment, rooms)
+
+    service._publish_changed = second_device_opens_meanwhile
+    del here.sent[:]
+    here.command("move", show="s", table=here.table, seat=1, move={"type": "put_coin", "coin": 5})
+    views = [payload for _, r, event, payload in here.sent if r == room and event == "view"]
+    assert len(views) == 1 and views[0] != first_view, "the first phone missed the update"
 
 
 # -- 3 (cont.) and 8. Redis outside the referee: authentication, ACL, TLS, compose ---------------

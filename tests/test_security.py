@@ -145,7 +145,7 @@ def test_embedded_redis_listens_on_its_own_socket_only(tmp_path):
         server.stop()
 
 
-def test_a_move_through_a_socket_that_outlived_its_cards_reissue_learns_nothing(redis_server):
+def test_a_move_through_a_socket_that_outlived_its_cards_reissue_learns_nothing(service_on_redis):
     """A phone's socket can outlive its card's re-issue for a moment (the disconnect travels to
     the process that holds it). Whatever it then submits is refused as revoked and writes
     nothing: a legal move, a move the rules refuse, a resend of a move written before (the
@@ -153,20 +153,11 @@ def test_a_move_through_a_socket_that_outlived_its_cards_reissue_learns_nothing(
     seat). A current card's every try counts once against its phone's limit, refused or not."""
     from referee.kernel import RuleError
     from referee.server.limits import Limit
-    from referee.server.service import Service, Staff
-    from referee.server.shows import Shows
 
-    client = redis.Redis.from_url(redis_server.url, decode_responses=True)
-    prefix = f"guard-{uuid.uuid4().hex[:8]}:"
-    service = Service(client, Shows(client, b"k" * 32, prefix), lambda *a, **k: None, lambda: "", prefix)
-    staff = Staff(all_shows=True)
-    service.command(staff, "create_show", {"show": "s", "name": "쇼"})
-    for name in ("가", "나"):
-        service.command(staff, "add_player", {"show": "s", "name": name})
-    table = service.command(staff, "create_table", {"show": "s", "game": "tricky_coin", "players": ["가", "나"]})["table"]
-    service.command(staff, "start", {"show": "s", "table": table})
-    old = [issued.link for issued in service.shows.current_links("s")]
-    tries = [f"{prefix}tries:{player}" for player in (0, 1)]
+    here = service_on_redis
+    service, table = here.service, here.table
+    old = [here.link(player) for player in (0, 1)]
+    tries = [f"{here.prefix}tries:{player}" for player in (0, 1)]
 
     def submit(player: int, move: dict, sid: str) -> dict:
         guard = service.link_guard(old[player], (tries[player], Limit(30, 10)))
@@ -178,11 +169,11 @@ def test_a_move_through_a_socket_that_outlived_its_cards_reissue_learns_nothing(
     assert "ack" in submit(0, {"type": "put_coin", "coin": 5}, "a")
     assert submit(0, {"type": "put_coin", "coin": 5}, "a")["ack"]["version"] == 2  # a resend
     assert submit(1, {"type": "put_coin", "coin": 7}, "b") == {"error": "coin/no_such_coin"}
-    assert [client.get(key) for key in tries] == ["2", "1"]
+    assert [here.client.get(key) for key in tries] == ["2", "1"]
     written = service.store.entries(table)
 
     for player in (0, 1):
-        service.command(staff, "reissue", {"show": "s", "player": player})
+        here.command("reissue", show="s", player=player)
     assert submit(0, {"type": "put_coin", "coin": 5}, "a") == {"error": "auth/link_revoked"}
     assert submit(0, {"type": "put_coin", "coin": 10}, "c") == {"error": "auth/link_revoked"}
     assert submit(1, {"type": "put_coin", "coin": 7}, "b") == {"error": "auth/link_revoked"}

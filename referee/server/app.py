@@ -526,8 +526,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         sockets[request.sid] = (token, link)
         # In the room first: the device count that seat_socket sends reaches this phone too.
         join_room(player_room(link.show, link.player, link.version))
-        service.seat_socket(link, request.sid, True)
-        welcome("/seat", service.seat_welcome(link))
+        welcome("/seat", service.seat_welcome(link, service.seat_socket(link, request.sid, True)))
 
     @sio.on("disconnect", namespace="/seat")
     def seat_disconnect(*args: Any) -> None:

@@ -475,8 +475,9 @@ class Service:
     def _sockets_key(self, show: str, player: int) -> str:
         return f"{self.prefix}socks:{show}:{player}"
 
-    def seat_socket(self, link: PlayerLink, sid: str, present: bool) -> None:
-        """Record a phone's socket (on any process), so a re-issue can end it."""
+    def seat_socket(self, link: PlayerLink, sid: str, present: bool) -> int:
+        """Record a phone's socket (on any process), so a re-issue can end it. Returns how many
+        of the card's sockets are open now (counted in the same transaction)."""
         key = self._sockets_key(link.show, link.player)
         pipe = self.r.pipeline()
         if present:
@@ -490,6 +491,7 @@ class Service:
         # Every phone of this card hears how many are open: a card open on two devices warns both.
         self.publish("/seat", player_room(link.show, link.player, link.version), "devices", {"count": devices})
         self.changed(link.show, public=True)
+        return int(devices)
 
     def seat_submit(self, link: PlayerLink, payload: Any, guard: Guard) -> dict[str, Any]:
         """A phone's move. `guard` (link_guard: the link still current, the phone's rate limit)
@@ -638,13 +640,17 @@ class Service:
                 "version": view["version"] if view else 0, "focus": focus,
                 "tables": [moment.summary(t, seat, link.player) for t, seat in moment.tables_of(link.player)]}
 
-    def seat_welcome(self, link: PlayerLink) -> Encoded:
-        """A phone's first view, recorded as what its room was last sent: a room nobody held
-        was skipped by the fan-outs, and a stale record would make the next fan-out send the
-        same view again, which would tell that something hidden happened meanwhile."""
+    def seat_welcome(self, link: PlayerLink, devices: int) -> Encoded:
+        """A phone's first view. When it is the card's only open socket (`devices`, as
+        seat_socket counted it) the view is recorded as what its room was last sent: a room
+        nobody held was skipped by the fan-outs, and a stale record would make the next fan-out
+        send the same view again, which would tell that something hidden happened meanwhile.
+        With another device open the fan-outs kept the record, and recording this view would
+        make a fan-out under way skip the room and leave the other device behind."""
         encoded = encode_payload(self.seat_snapshot(link))
-        self.r.hset(f"{self.prefix}sent:{link.show}", player_room(link.show, link.player, link.version),
-                    _digest(encoded))
+        if devices == 1:
+            self.r.hset(f"{self.prefix}sent:{link.show}", player_room(link.show, link.player, link.version),
+                        _digest(encoded))
         return encoded
 
     def changed(self, show: str, table_id: str | None = None, everyone: bool = False, public: bool = False) -> None:
