@@ -227,3 +227,27 @@ def test_a_process_that_stopped_beating_is_forgotten(redis_server):
     assert set(client.hgetall(f"{prefix}processes")) == {alive.host}
     alive.leave()
     assert client.hgetall(f"{prefix}processes") == {}
+
+
+def test_a_fan_out_cut_off_by_the_servers_own_stop_is_no_error(service_on_redis, caplog, monkeypatch):
+    """A server that stops takes its embedded Redis with it while a fan-out may still be under
+    way: that is logged as dropped, without a trace (the next start sends fresh views); the same
+    failure while the server runs is an error with its trace."""
+    import logging
+
+    import redis
+
+    here = service_on_redis
+
+    def redis_gone(*args, **kwargs):
+        raise redis.ConnectionError("Connection closed by server.")
+
+    monkeypatch.setattr(here.service, "fan_out", redis_gone)
+    with caplog.at_level(logging.WARNING):
+        here.service.changed("s", here.table)
+        assert [(r.levelno, r.exc_info is not None) for r in caplog.records] == [(logging.ERROR, True)]
+        caplog.clear()
+        here.service.leave()
+        here.service.changed("s", here.table)
+        assert [(r.levelno, r.exc_info) for r in caplog.records] == [(logging.WARNING, None)]
+        assert "dropped, the server is stopping" in caplog.records[0].getMessage()

@@ -118,6 +118,7 @@ class Service:
         self._public_locks: dict[str, threading.Lock] = {}
         self.programs = ProgramRunner(self.store, self.games, self.table)
         self._changed_rooms = client.register_script(_CHANGED_ROOMS)
+        self.stopping = False  # set by leave()
         # Per show, what this process last saw of it (its tables, its roster's length), so one
         # pipelined read serves a whole fan-out (Moment).
         self.known: dict[str, tuple[list[str], list[str]]] = {}
@@ -150,7 +151,9 @@ class Service:
                 log.warning("heartbeat failed: %r", exc)
 
     def leave(self) -> None:
-        """This process stops: the others stop sending it views through the queue."""
+        """This process stops: the others stop sending it views through the queue, and a
+        fan-out still under way when Redis goes away with the server is no error."""
+        self.stopping = True
         self.r.hdel(self.processes_key, self.host)
 
     # -- tables ------------------------------------------------------------------------------
@@ -664,8 +667,11 @@ class Service:
                     self._to_consoles(show, moment)
                     return
                 self.fan_out(show, table_id, everyone)
-            except Exception:  # the command stands; screens catch up on their next update
-                log.exception("fan-out failed for %s", show)
+            except Exception as exc:  # the command stands; screens catch up on their next update
+                if self.stopping:  # the server's Redis went away first: the next start sends fresh views
+                    log.warning("fan-out for %s dropped, the server is stopping: %r", show, exc)
+                else:
+                    log.exception("fan-out failed for %s", show)
 
         self.defer(task)
 
