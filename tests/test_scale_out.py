@@ -251,3 +251,26 @@ def test_a_fan_out_cut_off_by_the_servers_own_stop_is_no_error(service_on_redis,
         here.service.changed("s", here.table)
         assert [(r.levelno, r.exc_info) for r in caplog.records] == [(logging.WARNING, None)]
         assert "dropped, the server is stopping" in caplog.records[0].getMessage()
+
+
+def test_the_projectors_view_is_written_before_the_phones_views_are_built(service_on_redis):
+    """The room waits on the projector: a fan-out sends the projector's view and lets its
+    sockets be written (the server's pause) before it builds the phones' views."""
+    from referee.server.service import player_room, public_room
+
+    here = service_on_redis
+    service = here.service
+    for player in (0, 1):
+        link = here.link(player)
+        service.seat_welcome(link, service.seat_socket(link, f"phone-{player}", True))
+    built: list[int] = []
+    seat_snapshot = service.seat_snapshot
+    service.seat_snapshot = lambda link, *rest, **named: built.append(link.player) or seat_snapshot(link, *rest, **named)
+    at_pause: list[tuple[list[str], list[int]]] = []
+    service.pause = lambda: at_pause.append(([room for _, room, event, _ in here.sent if event == "view"], built[:]))
+    del here.sent[:]
+    here.command("move", show="s", table=here.table, seat=1, move={"type": "put_coin", "coin": 5})
+    assert at_pause == [([public_room("s")], [])]
+    rooms = [player_room("s", p, here.link(p).version) for p in (0, 1)]
+    assert [room for _, room, event, _ in here.sent if event == "view"] == [public_room("s"), *rooms]
+    assert built == [0, 1]

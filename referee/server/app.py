@@ -156,7 +156,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     service = Service(client, shows, publish, base_url, settings.prefix, registry(settings.extra_games, programs=True),
                       defer=defer,
                       disconnect=lambda namespace, sid: sio.server.disconnect(sid, namespace=namespace),
-                      audience=audience_client)
+                      audience=audience_client, pause=lambda: sio.sleep(0))
     app.extensions["referee"] = service
     service.heartbeat()  # up before it serves anyone (see Service.heartbeat)
     sio.start_background_task(service.keep_beating, sio.sleep)

@@ -94,10 +94,12 @@ class Service:
                  prefix: str = "ref:", games: Mapping[str, Game] | None = None,
                  defer: Callable[[Callable[[], None]], Any] | None = None,
                  disconnect: Callable[[str, str], None] | None = None,
-                 audience: redis.Redis | None = None) -> None:
+                 audience: redis.Redis | None = None, pause: Callable[[], Any] | None = None) -> None:
         # The fan-out runs after the command has been acknowledged (the server defers it to a
         # background task): the phone that moved hears "done" first, then every screen updates.
         self.defer = defer or (lambda task: task())
+        # Lets the sockets' writers run (the server's sleep(0)): what was emitted is written.
+        self.pause = pause or (lambda: None)
         # Games and show programs: both are run as tables (a program's stages are tables too).
         self.games = dict(games) if games is not None else registry(programs=True)
         self.r = client
@@ -681,15 +683,17 @@ class Service:
         The projector gets the current table's public view; each seated player's phone that
         seat's view (``everyone``: every player of the show, after a change of which table seats
         whom); the dealer console its snapshot, only when a console is connected (any process).
-        One read of Redis (Moment) and one to decide which views changed, for all of them at
-        once; the projector's goes out first (the room waits on it; the phone that moved has its
-        ack already).
+        One read of Redis (Moment) for all of them. The projector's view goes out first, and
+        its sockets are written before the phones' views are even built (the room waits on the
+        projector; the phone that moved has its ack already); then the phones' views, with one
+        trip to decide which changed.
         """
         moment = Moment(self, show)
         rooms: list[tuple[str, str, dict[str, Any] | Encoded]] = []
         roster = moment.info["roster"]
         if table_id is not None and moment.info["current"] == table_id:
-            rooms.append(("/public", public_room(show), self.public_snapshot(show, moment)))
+            self._publish_changed(moment, [("/public", public_room(show), self.public_snapshot(show, moment))])
+            self.pause()  # the projector's sockets are written now
         if table_id is not None:
             seats = self.table(table_id).seats
             players = range(len(roster)) if everyone else [roster.index(name) for name in seats if name in roster]
