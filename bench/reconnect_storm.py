@@ -47,7 +47,8 @@ async def submit(match: stp.Match, phones: list[stp.Recorder], projector: stp.Re
         raise RuntimeError(f"refused: {ack}")
     version = ack["ack"]["version"]
     seen = await projector.wait_for(match.table, version)
-    await phones[seat].wait_for(match.table, version)
+    for phone in phones:  # both, so that the next move is chosen on both seats' current views
+        await phone.wait_for(match.table, version)
     return (t_ack - t0) * 1000, ((seen or t_ack) - t0) * 1000
 
 
