@@ -350,3 +350,46 @@ def test_a_view_encoded_once_goes_out_as_the_same_json_in_a_packet_and_through_t
     message = {"method": "emit", "event": "view", "data": [text], "room": "public:s", "host_id": "h"}
     assert json.loads(SocketJSON.dumps(message)) == {**message, "data": [view]}
     assert json.loads(SocketJSON.dumps(["only", {"a": 1}])) == ["only", {"a": 1}]  # plain values as before
+
+def test_a_sockets_events_use_the_session_copied_at_its_first_event_without_reading_the_cookie_again():
+    """Issue 17: Flask-SocketIO runs each event with the session it copied from the cookie at
+    the socket's first event; the server does not read the cookie and check its signature again
+    for every move (the copy would replace it anyway)."""
+    from flask import Flask, session
+    from flask_socketio import SocketIO
+
+    from referee.server.web import SessionInterface
+
+    class Counting(SessionInterface):
+        checked = 0
+
+        def get_signing_serializer(self, app):
+            Counting.checked += 1
+            return super().get_signing_serializer(app)
+
+    app = Flask(__name__)
+    app.secret_key = "k"
+    app.session_interface = Counting()
+
+    @app.get("/login")
+    def login():
+        session["staff"] = "s1"
+        return "ok"
+
+    sio = SocketIO(app, async_mode="threading")
+
+    @sio.on("connect")
+    def connect(auth=None):
+        return session.get("staff") is not None  # as the console's socket: staff only
+
+    @sio.on("ask")
+    def ask():
+        return session.get("staff")
+
+    http = app.test_client()
+    http.get("/login")
+    client = sio.test_client(app, flask_test_client=http)
+    assert client.is_connected()
+    first = Counting.checked
+    assert [client.emit("ask", callback=True) for _ in range(5)] == ["s1"] * 5
+    assert Counting.checked == first  # the cookie was read at the connect only

@@ -79,6 +79,13 @@ class SessionInterface(SecureCookieSessionInterface):
     def get_cookie_secure(self, app: Any) -> bool:
         return request.is_secure
 
+    def open_session(self, app: Any, request: Any) -> Any:
+        """A socket's event runs with the session Flask-SocketIO copied from the cookie at the
+        socket's first event (it keeps it in the socket's environ and puts it in place of
+        this one): the cookie is not read and its signature not checked again for every move."""
+        saved = request.environ.get("saved_session")
+        return saved if saved is not None else super().open_session(app, request)
+
 
 def malformed(ko: str, en: str, code: str = "api/bad_payload") -> RuleError:
     return RuleError(code, ko, en)
