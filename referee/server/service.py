@@ -235,7 +235,7 @@ class Service:
     def _over(self, table_id: str) -> bool:
         table = self.table(table_id)
         folded = table.load()
-        return not table.game.program and (folded.finished or folded.outlook(table.game)[1] is not None)
+        return not table.game.program and (folded.finished or folded.outlook(table.game).result is not None)
 
     def create_program(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         """Run the show as a program (Tricky Survival, a Genius episode) with its whole roster: the
@@ -847,13 +847,13 @@ class Moment:
             return "done"
         if not folded.started:
             return "ready"
-        return "over" if folded.outlook(self.service.table(table_id).game)[1] is not None else "live"
+        return "over" if folded.outlook(self.service.table(table_id).game).result is not None else "live"
 
     def owes(self, table_id: str, seat: int) -> bool:
         folded = self.folded(table_id)
         if not folded.started or folded.finished:
             return False
-        return bool(folded.outlook(self.service.table(table_id).game)[0].for_seat(seat))
+        return bool(folded.outlook(self.service.table(table_id).game).turn.for_seat(seat))
 
     def focus(self, player: int) -> str | None:
         """The table a player's phone shows by itself (DESIGN.md: a phone follows its player).

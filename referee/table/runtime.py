@@ -17,7 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.kernel import Actor, Audience, Event, Game, Result, Rng, RuleError, T, Turn, get_game, require
 from referee.store.base import Guard, Store, stored
@@ -115,6 +115,13 @@ class Ack:
         return {"version": version, "duplicate": self.duplicate}
 
 
+class Outlook(NamedTuple):
+    """Whose decisions a state waits for, and its result (None: still playing)."""
+
+    turn: Turn
+    result: Result | None
+
+
 @dataclass
 class Folded:
     """The state at a version, with what the runtime needs to decide the next command."""
@@ -131,8 +138,8 @@ class Folded:
     # could see it and each audience's version just after it (for the "정정" and "대신 입력" notes).
     correction: tuple[frozenset[int] | None, Seen, dict[str, Any]] | None = None
     behalf: dict[int, tuple[Seen, dict[str, Any]]] = field(default_factory=dict)
-    # The state's turn and result, worked out once per state (see outlook).
-    _outlook: tuple[Any, Turn, Result | None] | None = field(default=None, repr=False, compare=False)
+    # The state and its outlook, worked out once per state (see outlook).
+    _outlook: tuple[Any, Outlook] | None = field(default=None, repr=False, compare=False)
 
     @property
     def started(self) -> bool:
@@ -145,13 +152,13 @@ class Folded:
     def version_for(self, audience: Audience) -> int:
         return self.seen.version_for(audience, self.version)
 
-    def outlook(self, game: Game) -> tuple[Turn, Result | None]:
+    def outlook(self, game: Game) -> Outlook:
         """The turn and the result of the state, each computed once per state: one fan-out
         asks for them in every audience's view, each phone's table list and its focus. Both
         are pure functions of the state (the game contract), so a state's answer stands."""
         if self._outlook is None or self._outlook[0] is not self.state:
-            self._outlook = (self.state, game.turn(self.state), game.result(self.state))
-        return self._outlook[1], self._outlook[2]
+            self._outlook = (self.state, Outlook(game.turn(self.state), game.result(self.state)))
+        return self._outlook[1]
 
 
 def new_header(game: Game, table: str, seats: list[str], options: Mapping[str, Any] | None, seed: int | None,
