@@ -69,6 +69,8 @@ async def run(args: argparse.Namespace) -> int:
     try:
         if args.pin:  # the server (and the embedded Redis it starts) on the first core, the rest on the others
             cores = sorted(os.sched_getaffinity(0))
+            if len(cores) < 2:
+                raise SystemExit("--pin needs two cores or more")
             os.sched_setaffinity(0, cores[:1])
             await asyncio.to_thread(server.start)
             os.sched_setaffinity(0, cores[1:])

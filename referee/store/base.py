@@ -66,6 +66,10 @@ class Guard:
     over: Exception | None = None
     pending: bool = True
 
+    def __post_init__(self) -> None:
+        if (self.counter is None) != (self.over is None):
+            raise ValueError("a guard's counter and its refusal (over) come together")
+
 
 class StoreError(Exception):
     """The store itself failed or was misused (a table that does not exist, ...)."""

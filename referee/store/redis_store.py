@@ -15,8 +15,8 @@ from .base import Appended, Guard, encode, no_table, table_exists
 
 # A guard (base.Guard), where one is pending. KEYS: its key[, its counter]. ARGV: its value,
 # its limit, its window. Returns nothing when it holds (the try counted), else {4, 0} (the key
-# holds another value) or {5, tries} (over the limit). The counter is counted only for a key
-# that holds, as a separate check did before the append's script made it.
+# holds another value) or {5, tries} (over the limit). A try is counted only when the key holds
+# (a revoked card's tries change nothing, and its socket is ended at the re-issue).
 _GUARD = """
 local function guard(k, a)
   if tonumber(redis.call('GET', KEYS[k]) or '0') ~= tonumber(ARGV[a]) then return {4, 0} end
@@ -64,15 +64,15 @@ def _guard_args(guard: Guard | None) -> tuple[list[str], list[Any]]:
     return keys, [guard.value, guard.limit, guard.seconds]
 
 
-def _guarded(guard: Guard | None, status: int, value: int) -> None:
+def _guarded(guard: Guard | None, status: int) -> None:
     """The guard is made (it held, or the store raises what it says for its refusal)."""
     if guard is None or not guard.pending:
         return
     guard.pending = False
     if status == 4:
         raise guard.revoked
-    if status == 5:
-        raise guard.over or guard.revoked
+    if status == 5 and guard.over is not None:  # a counter always comes with its refusal (Guard)
+        raise guard.over
 
 
 class RedisStore:
@@ -123,13 +123,13 @@ class RedisStore:
                                                         *guard_args])
         if status == 3:
             raise no_table(table)
-        _guarded(guard, status, version)
+        _guarded(guard, status)
         return Appended(status == 1, int(version), duplicate=status == 2)
 
     def check(self, guard: Guard) -> None:
         keys, args = _guard_args(guard)
         if keys:
-            _guarded(guard, *self._check(keys=keys, args=args))
+            _guarded(guard, self._check(keys=keys, args=args)[0])
 
     def tail(self, table: str, after: int, sid: str | None = None) -> tuple[list[dict[str, Any]], int | None]:
         pipe = self.client.pipeline(transaction=False)
