@@ -302,6 +302,26 @@ def test_join_screen_then_a_match_with_clock_sound_correction_and_close(server, 
     assert not projector.errors, projector.errors
 
 
+def test_every_rounds_box_opening_is_a_moment_on_the_projector(server, browser):
+    # The public view holds the newest opening only: the projector tells a new one by its round.
+    show = new_show(server, ["가영", "나래"])
+    table = server.ok("create_table", show=show, game="tricky_coin", players=["가영", "나래"], seed=5)["table"]
+    server.ok("set_current", show=show, table=table)
+    server.ok("start", show=show, table=table)
+    projector = open_projector(server, browser, show)
+    projector.wait_for_selector(".panel[data-seat='0']")
+    for rnd, (coin0, coin1), says in ((1, (10, 5), "가영 10 : 5 나래 → 가영 +2"), (2, (1, 20), "가영 1 : 20 나래 → 나래 +2"),
+                                      (3, (5, 5), "가영 5 : 5 나래 — 무승부")):
+        coin_moves(server, show, table, 0, {"type": "put_coin", "coin": coin0})
+        coin_moves(server, show, table, 1, {"type": "put_coin", "coin": coin1})
+        coin_moves(server, show, table, 0, {"type": "choose_token", "token": "STOP"})
+        coin_moves(server, show, table, 1, {"type": "choose_token", "token": "STOP"})
+        projector.wait_for_selector(f"#moment:not([hidden]):has-text('{says}')")
+        assert projector.locator(f".panel[data-seat='0'] .history:has-text('{rnd}라운드 개봉')").count() == 1
+        projector.wait_for_selector("#moment", state="hidden", timeout=10_000)
+    assert not projector.errors, projector.errors
+
+
 def test_the_last_move_plays_out_before_the_header_says_match_over_and_the_finish_leaves_the_ranking_seen(
         server, browser):
     views = bot_match("horror_race", seed=3)

@@ -6,6 +6,7 @@ a few tests go through the real Table runtime on the in-memory store.
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -514,7 +515,7 @@ def test_ten_rounds_then_the_match_ends_with_a_result():
     assert result.details == {"rounds_played": 10}
     view = GAME.view(state, Audience.public())
     assert (view["round"], view["rounds"], view["step"], view["overtime"]) == (10, 10, "over", False)
-    assert len(view["opened"]) == 10
+    assert [o["round"] for o in view["opened"]] == [10]
 
 
 def test_seat_1_can_win_the_match():
@@ -652,13 +653,27 @@ def test_three_round_scenario_computed_by_hand():
     # 22 coins in all, always.
     assert len(state.hands[0]) + len(state.hands[1]) == 22
     view = GAME.view(state, Audience.public())
-    assert [(o["round"], o["sums"], o["winner"], o["points"]) for o in view["opened"]] == [
-        (1, [20, 10], 0, 2),
-        (2, [16, 6], 0, 5),
-        (3, [21, 25], 1, 4),
+    assert [(o["round"], o["boxes"], o["sums"], o["winner"], o["points"]) for o in view["opened"]] == [
+        (3, [[1, 20], [5, 20]], [21, 25], 1, 4),
     ]
     assert view["seats"][0]["holding_at_round_start"] == {"1": 2, "5": 4, "10": 3, "20": 1}
     assert view["seats"][1]["holding_at_round_start"] == {"1": 4, "5": 2, "10": 3, "20": 3}
+
+
+def test_every_audience_sees_the_newest_opened_round_and_a_screens_view_does_not_grow_with_the_match():
+    # The screens draw the newest opening; the history is the log's. Sent with every update, the
+    # whole history made each of a thousand screens' payloads grow round after round.
+    state = new_state()
+    sizes = []
+    for rnd in range(1, 11):
+        boxes = ([1], [5]) if rnd % 2 else ([5], [1])  # the same two coins go back and forth
+        state, _ = play_round(state, *boxes)
+        for audience in (Audience.public(), Audience.of_seat(0), Audience.dealer()):
+            assert GAME.view(state, audience)["opened"] == [
+                {"round": rnd, "boxes": [[boxes[0][0]], [boxes[1][0]]], "sums": [boxes[0][0], boxes[1][0]],
+                 "winner": rnd % 2, "points": 2}], (rnd, audience)
+        sizes.append(len(json.dumps(GAME.view(state, Audience.public()), separators=(",", ":"))))
+    assert max(sizes) - min(sizes) <= 8, sizes  # the round and the points gaining a digit (not ~70 a round)
 
 
 def test_four_round_scenario_with_a_draw_and_received_coins_reused():

@@ -14,7 +14,7 @@
     render: function (board, view, previous) {
       const state = view.state;
       const names = view.seats;
-      const lastOpened = state.opened[state.opened.length - 1];
+      const lastOpened = state.opened[0];
       const lastRevealed = state.revealed[state.revealed.length - 1];
       board.replaceChildren();
       [0, 1].forEach(function (seat) {
@@ -55,8 +55,11 @@
     const was = previous && previous.table === view.table ? previous.state : null;
     const state = view.state;
     const names = view.seats;
-    if (was && state.opened.length > was.opened.length) {
-      const o = state.opened[state.opened.length - 1];
+    // `opened` holds the newest opened round only: a round newer than the previous view's is
+    // an opening (a void that takes one back shows its own correction instead).
+    const o = state.opened[0];
+    const before = was && was.opened[0];
+    if (was && o && (!before || o.round > before.round)) {
       const head = names[0] + " " + o.sums[0] + " : " + o.sums[1] + " " + names[1];
       return o.winner == null ? both(head + " — 무승부", head + " — tie")
         : both(head + " → " + names[o.winner] + " +" + o.points, head + " → " + names[o.winner] + " +" + o.points);

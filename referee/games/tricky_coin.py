@@ -305,10 +305,13 @@ def view(state: CoinState, audience: Audience) -> dict[str, Any]:
         "points": list(state.points),
         "revealed": [list(pair) for pair in state.revealed],
         "seats": seats,
+        # The newest opened round only (a list of at most one, empty before the first opening):
+        # what the screens draw. The whole history is in the log; sent with every update it grew
+        # every screen's payload by about 70 bytes and 8 numbers a round (docs/performance.md).
         "opened": [
             {"round": o.round, "boxes": [list(b) for b in o.boxes], "sums": [sum(b) for b in o.boxes],
              "winner": o.winner, "points": o.points}
-            for o in state.opened
+            for o in state.opened[-1:]
         ],
     }
     if audience.kind == "dealer":
