@@ -274,3 +274,70 @@ def test_the_projectors_view_is_written_before_the_phones_views_are_built(servic
     rooms = [player_room("s", p, here.link(p).version) for p in (0, 1)]
     assert [room for _, room, event, _ in here.sent if event == "view"] == [public_room("s"), *rooms]
     assert built == [0, 1]
+
+
+def test_a_big_rooms_packet_goes_out_a_slice_at_a_time_with_the_loop_let_through_between():
+    """SlicedRooms: every socket of a big room gets the packet once, the event loop runs between
+    slices (the first sockets' writers send while the rest are queued), and a socket gone
+    during a pause is skipped without error. A small room, or one socket, goes in one step."""
+    import socketio
+
+    from referee.server.web import SlicedRooms
+
+    manager = SlicedRooms()
+    server = socketio.Server(async_mode="threading", client_manager=manager)
+    timeline: list[tuple[str, str]] = []
+    server._send_eio_packet = lambda eio_sid, pkt: timeline.append(("sent", eio_sid))
+    sids = [manager.connect(f"eio-{i}", "/public") for i in range(2 * SlicedRooms.SLICE + 10)]
+    for sid in sids:
+        manager.enter_room(sid, "/public", "big")
+    for sid in sids[:SlicedRooms.SLICE]:
+        manager.enter_room(sid, "/public", "small")
+    gone = manager.eio_sid_from_sid(sids[-1], "/public")
+
+    def pause(seconds: float = 0) -> None:
+        timeline.append(("pause", ""))
+        if manager.is_connected(sids[-1], "/public"):
+            manager.disconnect(sids[-1], "/public")  # leaves while the fan-out is under way
+
+    server.sleep = pause
+    server.emit("view", {"v": 1}, to="big", namespace="/public")
+    marks = [i for i, (what, _) in enumerate(timeline) if what == "pause"]
+    assert marks == [SlicedRooms.SLICE, 2 * SlicedRooms.SLICE + 1], marks
+    sent = [eio for what, eio in timeline if what == "sent"]
+    assert sorted(sent) == sorted(f"eio-{i}" for i in range(len(sids)) if f"eio-{i}" != gone)
+    assert len(set(sent)) == len(sent)
+
+    del timeline[:]
+    server.emit("view", {"v": 2}, to="small", namespace="/public")
+    server.emit("view", {"v": 3}, to=sids[0], namespace="/public")
+    assert [what for what, _ in timeline] == ["sent"] * (SlicedRooms.SLICE + 1)
+
+
+def test_a_room_of_a_hundred_and_fifty_screens_gets_every_view_once(pair):
+    """Through a live server (its public room is sent in slices): every screen holds every view
+    of a match's moves exactly once, ending on the newest."""
+    a, _b = pair
+    show = "s" + uuid.uuid4().hex[:8]
+    a.ok("create_show", show=show, name="큰 방")
+    for name in ("가", "나"):
+        a.ok("add_player", show=show, name=name)
+    table = a.ok("create_table", show=show, game="tricky_coin", players=["가", "나"])["table"]
+    a.ok("start", show=show, table=table)
+    screens = [Client(a.url, "/public", {"show": show}) for _ in range(150)]
+    try:
+        for screen in screens:
+            screen.wait_for(lambda e, p: e == "view")
+        versions = []
+        for seat, move in ((0, {"type": "put_coin", "coin": 5}), (1, {"type": "put_coin", "coin": 10}),
+                           (0, {"type": "choose_token", "token": "GO"})):
+            versions.append(a.ok("move", show=show, table=table, seat=seat, sid=uuid.uuid4().hex,
+                                 move=move)["ack"]["version"])
+        for screen in screens:
+            screen.wait_for(lambda e, p: e == "view" and p["version"] == versions[-1])
+            with screen.lock:
+                seen = [p["version"] for e, p in screen.history if e == "view"]
+            assert len(seen) == len(set(seen)) and max(seen) == versions[-1], seen
+    finally:
+        for screen in screens:
+            screen.close()

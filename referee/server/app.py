@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import redis
-import socketio as socketio_pkg
 from flask import Flask, Response, abort, jsonify, redirect, render_template, request, session
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
 
@@ -30,7 +29,16 @@ from .limits import Limit, Limits, RateLimiter
 from .service import Service, Staff, dealer_room, link_revoked, player_room, public_room
 from .shows import Shows, load_secret
 from .staff import SESSION_SECONDS, StaffSessions
-from .web import Encoded, SessionInterface, SocketJSON, TrustedProxies, clean, parse_json
+from .web import (
+    Encoded,
+    SessionInterface,
+    SlicedRedisManager,
+    SlicedRooms,
+    SocketJSON,
+    TrustedProxies,
+    clean,
+    parse_json,
+)
 
 log = logging.getLogger(__name__)
 
@@ -120,10 +128,9 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
 
     options: dict[str, Any] = {"async_mode": settings.async_mode, "cors_allowed_origins": origin_allowed,
                                "json": SocketJSON}
-    if settings.message_queue:
-        # An explicit manager: a message_queue URL other than redis:// would silently pick Kombu.
-        options["client_manager"] = socketio_pkg.RedisManager(settings.redis_url, channel=QUEUE_CHANNEL,
-                                                              json=SocketJSON)
+    # An explicit manager: a message_queue URL other than redis:// would silently pick Kombu.
+    options["client_manager"] = (SlicedRedisManager(settings.redis_url, channel=QUEUE_CHANNEL, json=SocketJSON)
+                                 if settings.message_queue else SlicedRooms())
     sio = SocketIO(app, **options)
     # Outermost, so Socket.IO's requests (its origin check) see the corrected address too.
     app.wsgi_app = TrustedProxies(app.wsgi_app, settings.trusted_proxies)
