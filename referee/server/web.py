@@ -7,6 +7,8 @@ is not even well-formed (a lone surrogate, JSON nested without end).
 - Cookies carry ``Secure`` when the request came over HTTPS (directly or via a trusted proxy).
 - ``clean`` refuses, with a clear error, any payload too deep or holding text that is not
   valid Unicode, before anything else sees it.
+- Views go out encoded once (``Encoded``, ``SocketJSON``), a big room a slice at a time
+  (``SlicedRooms``).
 """
 
 from __future__ import annotations
@@ -163,12 +165,13 @@ class SocketJSON:
 
 
 class SlicedRooms(socketio.Manager):
-    """The manager of this process's sockets: a big room's packet is handed to its sockets a slice at a time, with the
-    event loop let through between slices, so the first sockets' writers send while the rest
-    are still being queued. Without it a room of a thousand screens had every packet queued
-    (some 15 ms) before the first socket was written; the screens, and whatever else waits on
-    the loop, got nothing meanwhile. Each slice is one emit to its sockets' own rooms (a
-    socket's sid is a room), so the packet is still encoded once per slice, not per socket.
+    """The manager of this process's sockets: a big room's packet is handed to its sockets a
+    slice at a time, with the event loop let through between slices, so the first sockets'
+    writers send while the rest are still being queued. Without it a room of a thousand
+    screens had every packet queued (some 15 ms) before the first socket was written; the
+    screens, and whatever else waits on the loop, got nothing meanwhile. Each slice is one emit
+    to its sockets' own rooms (a socket's sid is a room), so the packet is encoded once per
+    slice, not per socket.
 
     Between slices other tasks run, as they already do between a fan-out's Redis trips: a view
     of another fan-out may reach a socket first, and clients keep the newest version (DESIGN.md,
