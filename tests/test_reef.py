@@ -508,6 +508,31 @@ def test_hands_and_totals_are_the_owners_and_the_dealers_until_the_end():
     assert [e["points"] for e in GAME.view(over, Audience.public())["seats"]] == [5, 6]
 
 
+def test_every_audience_sees_the_newest_scoring_and_their_number_not_each_one():
+    # Each scoring is public (rule 12) when it happens; a screen draws the newest. Every scoring
+    # with every update made a late view some 18 KB heavier on every screen.
+    from referee.cli import bot_step
+
+    store = MemoryStore()
+    table = Table.create(store, "r", "reef", ["가", "나", "다"], seed=3)
+    table.start(Actor.dealer())
+    rnd = random.Random(3)
+    steps = 0
+    while table.result() is None:
+        bot_step(table, rnd)
+        steps += 1
+        if steps % 25 == 0 or table.result() is not None:
+            scored = [c for e in store.entries("r") for c in (  # a played card's, or each card left in hand
+                [e["event"]["data"]] if e["event"]["type"] == "CardScored" else
+                e["event"]["data"]["cards"] if e["event"]["type"] == "HandScored" else [])]
+            for audience in (Audience.public(), Audience.of_seat(0), Audience.dealer()):
+                state = table.view(audience)["state"]
+                assert "scores" not in state and state["scorings"] == len(scored), (steps, audience)
+                assert (state["last_score"] or {}).get("points") == (scored[-1]["points"] if scored else None)
+    public = table.view(Audience.public())["state"]
+    assert steps > 100 and public["scorings"] > 20 and len(json.dumps(public)) < 20_000, (steps, public["scorings"])
+
+
 def test_the_panel_shows_every_hand_total_and_whose_turn():
     state = arranged(2, hands=((14, 20), (41,)), display=(3, 11, 36), deck=(30, 31))
     panel = GAME.view(state, Audience.dealer())["panel"]

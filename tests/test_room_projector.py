@@ -322,6 +322,26 @@ def test_every_rounds_box_opening_is_a_moment_on_the_projector(server, browser):
     assert not projector.errors, projector.errors
 
 
+def test_each_reef_scoring_is_a_moment_though_the_view_holds_only_the_newest(server, browser):
+    # The public view carries the newest scoring and their number: the projector tells a new
+    # one by the number (a list's length before).
+    views = bot_match("reef", seed=3)
+    pairs = [(a, b) for a, b in zip(views, views[1:], strict=False)
+             if b["state"]["scorings"] > a["state"]["scorings"] and not b["state"]["last_score"]["from_hand"]
+             and b["state"]["last_score"]["points"] > 0]
+    assert len(pairs) >= 3
+    projector = open_projector(server, browser, new_show(server, []))
+    projector.wait_for_selector(".join")
+    projector.evaluate("Live.need('reef')")
+    for before, after in pairs[:3]:
+        draw(projector, {**before, "table": "rf"})
+        projector.wait_for_selector("#moment", state="hidden", timeout=10_000)
+        draw(projector, {**after, "table": "rf"})
+        scored = after["state"]["last_score"]
+        projector.wait_for_selector(f"#moment:not([hidden]):has-text('+{scored['points']}점 ({scored['count']}개 일치)')")
+    assert not projector.errors, projector.errors
+
+
 def test_the_last_move_plays_out_before_the_header_says_match_over_and_the_finish_leaves_the_ranking_seen(
         server, browser):
     views = bot_match("horror_race", seed=3)

@@ -230,7 +230,7 @@
       return both(k.ko + " 산호 소진! 마지막 라운드", "The " + k.en + " corals ran out! Last round");
     }
     const last = state.last_score;
-    if (state.scores.length > was.scores.length && last && !last.from_hand && last.points > 0) {
+    if (state.scorings > was.scorings && last && !last.from_hand && last.points > 0) {
       return both(nameOf(view, last.seat) + " +" + last.points + "점 (" + last.count + "개 일치)",
                   nameOf(view, last.seat) + " +" + last.points + " (" + last.count + " matches)");
     }

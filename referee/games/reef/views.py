@@ -81,7 +81,10 @@ def view(state: ReefState, audience: Audience) -> dict[str, Any]:
         "centre": list(CENTRE),
         "seats": seats,
         "playing": _playing(state),
-        "scores": [_scored(r) for r in state.scores],
+        # The newest scoring and how many there have been (the projector's moment is a new
+        # one): every scoring with every update grew each screen's payload to some 18 KB by the
+        # end of a match (docs/performance.md); the whole list is in the log and the sheets.
+        "scorings": len(state.scores),
         "last_score": _scored(state.scores[-1]) if state.scores else None,
         "end_reason": state.end_reason,
         "final": _final(state) if over else None,
