@@ -619,12 +619,14 @@ def test_views_public_seat_and_dealer():
     assert dealer["box"] == {V: 1, J: 0, G: 1, M: 1, Z: 0}
 
 
-def test_round_history_keeps_each_rounds_moves_for_the_projector():
+def test_the_newest_rounds_record_keeps_its_moves_for_the_projector():
     state = race([[V, J], [V, M], [G, Z]])
     state, _ = play(state, [J, G, Z], [1, 2, 2])
     state, _ = forfeit(state)
     state, _ = play(state, [J, M, Z], [1, 1, 2])
-    (log,) = GAME.view(state, Audience.public())["rounds"]
+    public = GAME.view(state, Audience.public())
+    log = public["last_round"]
+    assert public["rounds_done"] == 1 and "rounds" not in public  # the newest record only
     assert log["round"] == 1 and log["order"] == [0, 1, 2] and log["forfeit"] == 1
     assert [p["seat"] for p in log["placements"]] == [0, 2]
     assert [(m["zone"], m["mover"], m["from"], m["to"]) for m in log["moves"]] == [
@@ -711,7 +713,7 @@ def test_whole_race_three_seats_with_forfeits_stacks_puddles_and_a_stacked_finis
     assert result.details["rounds_played"] == 5
     public = GAME.view(state, Audience.public())
     assert public["finish"] == [Z, V]
-    assert [r["forfeit"] for r in public["rounds"]] == [None, 0, None, 2, None]
+    assert public["rounds_done"] == 5 and public["last_round"]["round"] == 5 and public["last_round"]["forfeit"] is None
     assert [s["points"] for s in public["seats"]] == [2, 3, 3]
 
 
