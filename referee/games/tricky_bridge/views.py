@@ -85,7 +85,9 @@ def view(state: BridgeState, audience: Audience) -> dict[str, Any]:
         "seats": [_seat(state, s, audience) for s in range(SEATS)],
         "bridges": [_bridge(state, b, dealer) for b in BRIDGES],
         "rooms": [_room(state.names, r, supply(state.round), dealer) for r in state.rooms],
-        "history": [_record(state, h, dealer) for h in state.history],
+        # The newest round's contracts (the projector's recap between rounds); every round's
+        # with every update grew each screen's payload round after round. The rest is the log's.
+        "last_round": _record(state, state.history[-1], dealer) if state.history else None,
         "revealed_round": state.shown_round,
         "final": _final(state),
     }
