@@ -2,7 +2,8 @@
 
 - public: islands and names (Gallery rank order), the schedule and every round's supply, the
   confirmed rooms, the slot layouts, who has handed in a contract (not what), the revealed
-  contracts (marks, slots won, slots lost, gains), who has distributed, the bridges' contents
+  contracts (marks, slots won, slots lost, gains; the newest round's in the view, every
+  round's in the audience's log), who has distributed, the bridges' contents
   as of round 3 once revealed, and at the end every bridge's contents, both endpoints' shares,
   every distribution, the scores, the lowest bridge and who is out.
 - seat n: the public part plus its own marks before the reveal, what it still has to place,
