@@ -625,7 +625,7 @@ def test_the_newest_rounds_record_keeps_its_moves_for_the_projector():
     state, _ = forfeit(state)
     state, _ = play(state, [J, M, Z], [1, 1, 2])
     public = GAME.view(state, Audience.public())
-    log = public["last_round"]
+    log = public["newest_round"]
     assert public["rounds_done"] == 1 and "rounds" not in public  # the newest record only
     assert log["round"] == 1 and log["order"] == [0, 1, 2] and log["forfeit"] == 1
     assert [p["seat"] for p in log["placements"]] == [0, 2]
@@ -713,7 +713,7 @@ def test_whole_race_three_seats_with_forfeits_stacks_puddles_and_a_stacked_finis
     assert result.details["rounds_played"] == 5
     public = GAME.view(state, Audience.public())
     assert public["finish"] == [Z, V]
-    assert public["rounds_done"] == 5 and public["last_round"]["round"] == 5 and public["last_round"]["forfeit"] is None
+    assert public["rounds_done"] == 5 and public["newest_round"]["round"] == 5 and public["newest_round"]["forfeit"] is None
     assert [s["points"] for s in public["seats"]] == [2, 3, 3]
 
 

@@ -120,7 +120,7 @@ def test_whole_ten_seat_race_over_sockets(server):
         assert end["result"] is not None and len(end["result"]["standings"]) == 10
         assert end["state"]["step"] == "over" and end["state"]["ranking"]
         assert [s["backing"] for s in end["state"]["seats"]] == [backings[s] for s in range(10)]
-        assert end["state"]["rounds_done"] >= 1 and end["state"]["last_round"] and end["state"]["finish"]
+        assert end["state"]["rounds_done"] >= 1 and end["state"]["newest_round"] and end["state"]["finish"]
         staff = dealer.wait_for(lambda e, p: e == "show" and p["tables"][0]["view"]["version"] >= final)
         assert staff["tables"][0]["view"]["result"] == end["result"]
 
@@ -298,8 +298,8 @@ def test_three_seat_race_in_the_browser(server, browser):
     # mover, then rests on the view's track.
     projector.wait_for_selector(".hr[data-animating='1']", timeout=10000)
     after = table_view(server, show)["state"]
-    assert after["round"] == 2 and after["rounds_done"] == 1 and after["last_round"]["round"] == 1
-    moves = after["last_round"]["moves"]
+    assert after["round"] == 2 and after["rounds_done"] == 1 and after["newest_round"]["round"] == 1
+    moves = after["newest_round"]["moves"]
     assert all(m["mover"] for m in moves), "seed 68 moves a character in every zone of round 1"
     label = {c["id"]: c["label"]["ko"] for c in after["characters"]}
     try:

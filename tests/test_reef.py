@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from referee.cli import bot_step
 from referee.games.reef import CARDS, GAME, ReefState
 from referee.games.reef.patterns import score, with_coral
 from referee.games.reef.views import describe
@@ -511,8 +512,6 @@ def test_hands_and_totals_are_the_owners_and_the_dealers_until_the_end():
 def test_every_audience_sees_the_newest_scoring_and_their_number_not_each_one():
     # Each scoring is public (rule 12) when it happens; a screen draws the newest. Every scoring
     # with every update made a late view some 18 KB heavier on every screen.
-    from referee.cli import bot_step
-
     store = MemoryStore()
     table = Table.create(store, "r", "reef", ["가", "나", "다"], seed=3)
     table.start(Actor.dealer())

@@ -343,16 +343,16 @@ def test_each_reef_scoring_is_a_moment_though_the_view_holds_only_the_newest(ser
 
 
 def test_between_bridge_rounds_the_projector_recaps_the_newest_rounds_contracts(server, browser):
-    # The public view carries the newest round's record only ("last_round"), not every round's.
+    # The public view carries the newest round's record only ("newest_round"), not every round's.
     views = bot_match("tricky_bridge", seed=3)
-    between = [v for v in views if not v["state"]["rooms"] and v["state"]["last_round"] and not v["result"]]
+    between = [v for v in views if not v["state"]["rooms"] and v["state"]["newest_round"] and not v["result"]]
     assert between and all("history" not in v["state"] for v in views)
     projector = open_projector(server, browser, new_show(server, []))
     projector.wait_for_selector(".join")
     projector.evaluate("Live.need('tricky_bridge')")
     for view in (between[0], between[-1]):
         draw(projector, {**view, "table": "tb"})
-        done = view["state"]["last_round"]["round"]
+        done = view["state"]["newest_round"]["round"]
         assert done == view["state"]["round"] - 1
         projector.wait_for_selector(f".tb-label:has-text('{done}라운드 계약')")
     assert not projector.errors, projector.errors

@@ -315,8 +315,8 @@ def test_a_big_rooms_packet_goes_out_a_slice_at_a_time_with_the_loop_let_through
 
 
 def test_a_room_of_a_hundred_and_fifty_screens_gets_every_view_once(pair):
-    """Through a live server (its public room is sent in slices): every screen holds every view
-    of a match's moves exactly once, ending on the newest."""
+    """Through a live server of the pair (its public room is sent in slices, through the queue):
+    no screen gets a view twice, and every screen ends on the newest."""
     a, _b = pair
     show = "s" + uuid.uuid4().hex[:8]
     a.ok("create_show", show=show, name="큰 방")

@@ -351,6 +351,7 @@ def test_a_view_encoded_once_goes_out_as_the_same_json_in_a_packet_and_through_t
     assert json.loads(SocketJSON.dumps(message)) == {**message, "data": [view]}
     assert json.loads(SocketJSON.dumps(["only", {"a": 1}])) == ["only", {"a": 1}]  # plain values as before
 
+
 def test_a_sockets_events_use_the_session_copied_at_its_first_event_without_reading_the_cookie_again():
     """Issue 17: Flask-SocketIO runs each event with the session it copied from the cookie at
     the socket's first event; the server does not read the cookie and check its signature again

@@ -4,7 +4,7 @@
 // characters' places and, once the public view holds them, every seat's backing and points.
 //
 // When a round resolves, its three zone moves replay one by one from the round's public
-// record (state.last_round): the track before the round is rebuilt by undoing the recorded moves
+// record (state.newest_round): the track before the round is rebuilt by undoing the recorded moves
 // from the final track, then each move is applied in zone order with a short pause and the
 // tokens glide (FLIP with the Web Animations API; no inline style attributes). A snapshot that
 // arrives meanwhile becomes the picture the replay ends on, so the board always ends on the
@@ -357,7 +357,7 @@
 
   function lastRoundText(view) {
     const state = view.state;
-    const last = state.last_round;
+    const last = state.newest_round;
     if (!last || state.ranking.length) return null;
     const parts = last.moves.map(function (m) {
       if (!m.mover) return both(m.zone + "구역 이동 없음", "zone " + m.zone + " no move");
@@ -439,7 +439,7 @@
     render: function (board, view, previous) {
       const state = view.state;
       const prev = previous && previous.table === view.table && previous.state && "rounds_done" in previous.state ? previous.state : null;
-      const record = prev && state.rounds_done > prev.rounds_done ? state.last_round : null;
+      const record = prev && state.rounds_done > prev.rounds_done ? state.newest_round : null;
       if (run && prev && !record && run.table === view.table && run.board === board && run.rounds === state.rounds_done) {
         run.final = view;  // the replay ends on the newest picture
         return null;

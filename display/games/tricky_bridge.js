@@ -207,7 +207,7 @@
       return el("div", { class: "tb-rooms" }, state.rooms.map(function (room) { return roomCard(view, room, fresh.has(room.room)); }));
     }
     // Between rounds: the rooms to confirm, and the last round's contracts as a recap.
-    const last = state.last_round;
+    const last = state.newest_round;
     const scheduled = state.schedule[state.round - 1];
     const pairs = scheduled.split("|").map(function (pair) {
       return pair.split("").map(function (letter) { return nameOf(view, "ABCD".indexOf(letter)); }).join(" · ");

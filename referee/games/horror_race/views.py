@@ -64,7 +64,7 @@ def view(state: RaceState, audience: Audience) -> dict[str, Any]:
         # resolved: every round's record with every update made a late view some 13 KB heavier
         # on every screen (docs/performance.md); the whole history is the log's.
         "rounds_done": len(state.history),
-        "last_round": state.history[-1].to_json() if state.history else None,
+        "newest_round": state.history[-1].to_json() if state.history else None,
         "finish": list(reversed(state.finish)),  # the stack that passed the goal, top first
         "ranking": [{"character": c, "place": p} for c, p in state.places],
         "revealed": revealed,

@@ -88,7 +88,7 @@ def view(state: BridgeState, audience: Audience) -> dict[str, Any]:
         "rooms": [_room(state.names, r, supply(state.round), dealer) for r in state.rooms],
         # The newest round's contracts (the projector's recap between rounds); every round's
         # with every update grew each screen's payload round after round. The rest is the log's.
-        "last_round": _record(state, state.history[-1], dealer) if state.history else None,
+        "newest_round": _record(state, state.history[-1], dealer) if state.history else None,
         "revealed_round": state.shown_round,
         "final": _final(state),
     }
