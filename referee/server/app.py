@@ -6,6 +6,7 @@ responses in one place (``_guard``). Nothing here knows a game's rules.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import logging
@@ -30,6 +31,7 @@ from .service import Service, Staff, dealer_room, link_revoked, player_room, pub
 from .shows import Shows, load_secret
 from .staff import SESSION_SECONDS, StaffSessions
 from .web import (
+    Admission,
     Encoded,
     SessionInterface,
     SlicedRedisManager,
@@ -78,6 +80,10 @@ class Settings:
     # bounded pool, so no flood of projector screens can take a phone's connection.
     command_connections: int = 64
     audience_connections: int = 32
+    # New audience connections in their handshake at once, and the longest one may hold its
+    # slot (web.Admission); the rest wait their turn.
+    admission_slots: int = 32
+    admission_hold: float = 2.0
 
 
 def _error(err: RuleError | StoreError) -> dict[str, Any]:
@@ -132,8 +138,9 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     options["client_manager"] = (SlicedRedisManager(settings.redis_url, channel=QUEUE_CHANNEL, json=SocketJSON)
                                  if settings.message_queue else SlicedRooms())
     sio = SocketIO(app, **options)
+    admission = Admission(app.wsgi_app, settings.admission_slots, settings.admission_hold)
     # Outermost, so Socket.IO's requests (its origin check) see the corrected address too.
-    app.wsgi_app = TrustedProxies(app.wsgi_app, settings.trusted_proxies)
+    app.wsgi_app = TrustedProxies(admission, settings.trusted_proxies)
 
     def base_url() -> str:
         if settings.public_url:
@@ -492,6 +499,18 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
 
     sockets: dict[str, tuple[str, Any]] = {}  # seat socket id -> (token, link), this process's only
 
+    def admitted(handler: Callable[[Any], None]) -> Callable[[Any], None]:
+        """A namespace's connect handler; when it has run (connected or refused), the
+        connection's admission slot goes to the next in line (web.Admission)."""
+        @functools.wraps(handler)
+        def run(auth: Any = None) -> None:
+            try:
+                handler(auth)
+            finally:
+                admission.leave(request.environ)
+
+        return run
+
     def connect_auth(auth: Any) -> dict[str, Any]:
         """A socket's auth object, well-formed (or the connection is refused with the reason)."""
         try:
@@ -500,6 +519,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
             raise ConnectionRefusedError(err.to_json()) from None
 
     @sio.on("connect", namespace="/public")
+    @admitted
     def public_connect(auth: Any = None) -> None:
         show = connect_auth(auth).get("show") or request.args.get("show")
         if not service.show_exists(show):
@@ -521,6 +541,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
                                          "The public screen sends no commands"))
 
     @sio.on("connect", namespace="/seat")
+    @admitted
     def seat_connect(auth: Any = None) -> None:
         token = connect_auth(auth).get("token") or request.cookies.get(SEAT_COOKIE)
         try:
@@ -576,6 +597,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     dealers: dict[str, tuple[Staff, str, str | None]] = {}
 
     @sio.on("connect", namespace="/dealer")
+    @admitted
     def dealer_connect(auth: Any = None) -> None:
         auth = connect_auth(auth)
         show = auth.get("show") or request.args.get("show")

@@ -51,6 +51,17 @@ def limits_from_env() -> Any:
     )
 
 
+def admission_from_env() -> dict[str, Any]:
+    """``REFEREE_ADMISSION`` as SLOTS/SECONDS: how many new audience connections may be in their
+    handshake at once, and how long one may keep its slot (web.Admission); unset, the
+    defaults."""
+    text = os.environ.get("REFEREE_ADMISSION")
+    if not text:
+        return {}
+    slots, _, hold = text.partition("/")
+    return {"admission_slots": int(slots), **({"admission_hold": float(hold)} if hold else {})}
+
+
 def listed(name: str) -> tuple[str, ...]:
     """A comma-separated setting from the environment."""
     return tuple(x.strip() for x in os.environ.get(name, "").split(",") if x.strip())
@@ -112,7 +123,7 @@ def serve(opts: ServeOptions) -> int:
         app, sio = create_app(Settings(redis_url=url, data_dir=data_dir, async_mode=opts.async_mode,
                                        public_url=public_url, extra_games=extra, limits=limits_from_env(),
                                        trusted_proxies=trusted_proxies(), allowed_origins=listed("REFEREE_ORIGINS"),
-                                       offload=offload))
+                                       offload=offload, **admission_from_env()))
         service = app.extensions["referee"]
         pin = opts.pin or os.environ.get("REFEREE_PIN") or (DEMO_PIN if opts.demo else None)
         made = None

@@ -9,15 +9,22 @@ is not even well-formed (a lone surrogate, JSON nested without end).
   valid Unicode, before anything else sees it.
 - Views go out encoded once (``Encoded``, ``SocketJSON``), a big room a slice at a time
   (``SlicedRooms``).
+- A crowd of audience screens connecting at once (the venue's Wi-Fi came back) is let in a few
+  at a time (``Admission``), so a phone's move is not queued behind a thousand handshakes.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import itertools
 import json
 import socket
+import threading
+import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
+from urllib.parse import parse_qs
 
 import socketio
 from flask import request
@@ -74,6 +81,85 @@ class TrustedProxies:
             for name in FORWARDED:
                 environ.pop(name, None)
         return self.app(environ, start_response)
+
+
+class Admission:
+    """WSGI middleware: at most `slots` new audience connections in their handshake at once;
+    the others wait their turn, first come first served, before anything is done for them.
+
+    When a thousand screens reconnect together, each handshake (the HTTP upgrade, Engine.IO's
+    and Socket.IO's packets, the first view) is a few steps of about a millisecond on the event
+    loop, and every step that is ready runs before the loop looks at anything again: a phone's
+    move waited 300-600 ms for each of its Redis trips (``bench/reconnect_storm.py``). Let in a
+    few at a time, the crowd takes as long to get back, and a move waits for a few steps only.
+
+    A connection holds its slot from its first request (one without an Engine.IO ``sid``) until
+    its namespace's connect handler has run (`leave`, with the request's environ), or for
+    `hold` seconds at most (a client that never finishes its handshake). Phones and consoles do
+    not wait: their pages say so in the handshake's query (``lane=seat``, ``lane=dealer``). A
+    client that claims a lane it is not only skips the queue; what it may see is decided by its
+    namespace's credentials, as before."""
+
+    LEASE = "referee.admission"
+    LANES = ("seat", "dealer")  # never wait: a player's move, the dealer's command
+
+    def __init__(self, app: Callable[..., Any], slots: int, hold: float = 2.0, path: str = "/socket.io/",
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.app = app
+        self.slots, self.hold, self.path, self.clock = slots, hold, path, clock
+        self.lock = threading.Lock()
+        self.leases: dict[int, float] = {}  # lease -> when it runs out
+        self.line: deque[tuple[int, threading.Event]] = deque()  # who waits, in their order
+        self.numbers = itertools.count()
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        if self.waits(environ):
+            environ[self.LEASE] = self.enter()
+        return self.app(environ, start_response)
+
+    def waits(self, environ: dict[str, Any]) -> bool:
+        if not environ.get("PATH_INFO", "").startswith(self.path):
+            return False
+        query = parse_qs(environ.get("QUERY_STRING", ""))
+        return "sid" not in query and query.get("lane", [""])[0] not in self.LANES
+
+    def enter(self) -> int:
+        """A lease on a slot: at once when one is free and nobody waits, else in turn."""
+        with self.lock:
+            lease, turn = next(self.numbers), threading.Event()
+            self.line.append((lease, turn))
+            self._expire()
+        # Each waiter looks for run-out leases `hold` after it came (they came at different
+        # times, so they do not all wake at once); a slot left goes to the next in line.
+        while not turn.wait(self.hold):
+            with self.lock:
+                self._expire()
+        return lease
+
+    def leave(self, environ: dict[str, Any]) -> None:
+        """The connection's handshake is over: its slot goes to the next in line."""
+        lease = environ.pop(self.LEASE, None)
+        if lease is not None:
+            with self.lock:
+                if self.leases.pop(lease, None) is not None:
+                    self._let_in()
+
+    def in_use(self) -> int:
+        """Slots held now."""
+        with self.lock:
+            return len(self.leases)
+
+    def _expire(self) -> None:
+        now = self.clock()
+        for lease in [k for k, until in self.leases.items() if until <= now]:
+            del self.leases[lease]
+        self._let_in()
+
+    def _let_in(self) -> None:
+        while self.line and len(self.leases) < self.slots:
+            lease, turn = self.line.popleft()
+            self.leases[lease] = self.clock() + self.hold
+            turn.set()
 
 
 class SessionInterface(SecureCookieSessionInterface):

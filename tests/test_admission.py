@@ -1,0 +1,156 @@
+"""A crowd of audience screens connecting at once is let in a few at a time (web.Admission,
+issue 17 goal 7), so a phone's move is not queued behind a thousand handshakes; a phone and the
+console go past the line; a connection whose handshake is over, or was refused, gives its slot
+to the next at once, and one that never finishes holds it for a bounded time only."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+
+import pytest
+import socketio
+import websocket
+
+from referee.server.web import Admission
+
+from .live import PIN, Client, LiveServer
+from .test_room_phone import PHONE
+
+
+def new_table(server: LiveServer) -> tuple[str, str, list[dict]]:
+    show = "a" + uuid.uuid4().hex[:8]
+    server.ok("create_show", show=show, name="줄 서기")
+    for name in ("가", "나"):
+        server.ok("add_player", show=show, name=name)
+    table = server.ok("create_table", show=show, game="tricky_coin", players=["가", "나"])["table"]
+    server.ok("start", show=show, table=table)
+    return show, table, server.snapshot(show)["links"]
+
+
+def begun_handshake(server: LiveServer) -> websocket.WebSocket:
+    """A connection that has begun its handshake (Engine.IO's open packet came back) and not
+    finished it (no namespace yet): it holds an admission slot."""
+    ws = websocket.create_connection(f"ws://127.0.0.1:{server.port}/socket.io/?EIO=4&transport=websocket",
+                                     timeout=10)
+    assert ws.recv().startswith("0")
+    return ws
+
+
+def finish_handshake(ws: websocket.WebSocket, show: str) -> None:
+    """The projector's namespace joined on a begun connection: its handshake is over."""
+    ws.send("40/public," + json.dumps({"show": show}))
+    packets = [ws.recv() for _ in range(3)]  # the clock, the first view (sent by the handler), the ack
+    assert any(p.startswith("40/public,") for p in packets), packets
+
+
+HANDSHAKE = {"PATH_INFO": "/socket.io/", "QUERY_STRING": "EIO=4&transport=websocket"}
+
+
+@pytest.fixture
+def crowded(tmp_path):
+    """A server that lets two audience handshakes in at once and holds a slot for a minute."""
+    live = LiveServer(tmp_path, env={"REFEREE_ADMISSION": "2/60"}).start()
+    yield live
+    live.stop()
+
+
+def test_a_phone_goes_past_a_line_of_screens_that_waits_until_a_slot_is_free(crowded, browser):
+    """Chromium: with both slots held, the projector page waits (connecting), the phone page
+    comes online at once and sends its move; when one held handshake finishes, the projector
+    gets in and shows the table as it is now."""
+    show, table, links = new_table(crowded)
+    held = [begun_handshake(crowded) for _ in range(2)]
+    projector = browser.new_page(viewport={"width": 1280, "height": 720})
+    phone = browser.new_context(**PHONE).new_page()
+    try:
+        projector.goto(f"{crowded.url}/display/{show}")
+        projector.wait_for_timeout(1500)
+        assert projector.locator("#conn").get_attribute("data-state") != "online"
+
+        phone.goto(links[0]["url"])
+        phone.wait_for_selector("#conn[data-state='online']", timeout=10_000)
+        phone.wait_for_selector(f"#player:text('{links[0]['name']}')")
+        # The line is held for a minute: the phone did not come in through it.
+        assert projector.locator("#conn").get_attribute("data-state") != "online"
+        moved = Client(crowded.url + "?lane=seat", "/seat", {"token": links[1]["token"]})
+        ack = moved.call("submit", {"table": table, "move": {"type": "put_coin", "coin": 5},
+                                    "sid": uuid.uuid4().hex})
+        moved.close()
+        assert ack["ok"], ack
+
+        finish_handshake(held[0], show)
+        projector.wait_for_selector("#conn[data-state='online']", timeout=10_000)
+        projector.wait_for_selector(".sealed:text('1/2')")  # the move made while it waited
+    finally:
+        projector.close()
+        phone.context.close()
+        for ws in held:
+            ws.close()
+
+
+def test_a_finished_or_refused_handshake_frees_its_slot_at_once(tmp_path):
+    """One slot, held up to a minute: screens connecting one after another each get in at once
+    (a slot that stayed taken would keep the next out past the client's 10 s), also after a
+    refused one (no such show) and one over long-polling (its handshake's requests are several)."""
+    live = LiveServer(tmp_path, env={"REFEREE_ADMISSION": "1/60"}).start()
+    try:
+        show, _table, links = new_table(live)
+        screens = [Client(live.url, "/public", {"show": show}) for _ in range(3)]
+        with pytest.raises(socketio.exceptions.ConnectionError):
+            Client(live.url, "/public", {"show": "nope"})
+        screens.append(Client(live.url, "/public", {"show": show}, transports=("polling",)))
+        screens.append(Client(live.url, "/public", {"show": show}))
+        phone = Client(live.url, "/seat", {"token": links[0]["token"]})  # no lane: in line too, and in
+        console = Client(live.url, "/dealer", {"pin": PIN, "show": show})
+        for screen in screens:
+            assert screen.wait_for(lambda e, p: e == "view")["show"]["id"] == show
+        assert phone.wait_for(lambda e, p: e == "view")
+        assert console.wait_for(lambda e, p: e == "show")
+        for client in (*screens, phone, console):
+            client.close()
+    finally:
+        live.stop()
+
+
+def test_the_line_is_first_come_first_served_and_a_slot_never_left_runs_out():
+    """Admission itself: who waits and who does not; waiters get in in their order as slots
+    are left; a slot whose connection never finished is given again after `hold`."""
+    admission = Admission(lambda environ, start: [], slots=1, hold=0.5)
+    assert admission.waits(HANDSHAKE)
+    assert not admission.waits({"PATH_INFO": "/socket.io/", "QUERY_STRING": "EIO=4&transport=polling&sid=x"})
+    assert not admission.waits({"PATH_INFO": "/socket.io/", "QUERY_STRING": "EIO=4&lane=seat"})
+    assert not admission.waits({"PATH_INFO": "/socket.io/", "QUERY_STRING": "EIO=4&lane=dealer"})
+    assert admission.waits({"PATH_INFO": "/socket.io/", "QUERY_STRING": "EIO=4&lane=public"})
+    assert not admission.waits({"PATH_INFO": "/display/show", "QUERY_STRING": ""})
+
+    first = dict(HANDSHAKE)
+    admission(first, lambda *a: None)
+    assert admission.in_use() == 1
+    order: list[int] = []
+    environs = [dict(HANDSHAKE) for _ in range(3)]
+
+    def comes(i: int) -> None:
+        admission(environs[i], lambda *a: None)
+        order.append(i)
+
+    threads = []
+    for i in range(3):
+        threads.append(threading.Thread(target=comes, args=(i,)))
+        threads[-1].start()
+        time.sleep(0.05)  # they come in this order
+    time.sleep(0.1)
+    assert order == []  # all wait for the one slot
+    admission.leave(first)
+    admission.leave(first)  # twice: no second slot
+    threads[0].join(2)
+    assert order == [0] and admission.in_use() == 1
+    admission.leave(environs[0])
+    threads[1].join(2)
+    assert order == [0, 1]
+    # The second never leaves: the third gets in when its slot runs out (hold), not before.
+    began = time.monotonic()
+    threads[2].join(5)
+    assert order == [0, 1, 2] and time.monotonic() - began >= 0.3
