@@ -83,7 +83,7 @@ class Settings:
     # New audience connections in their handshake at once, and the longest one may hold its
     # slot (web.Admission); the rest wait their turn.
     admission_slots: int = 32
-    admission_hold: float = 2.0
+    admission_hold: float = 1.0
 
 
 def _error(err: RuleError | StoreError) -> dict[str, Any]:

@@ -90,20 +90,24 @@ class Admission:
     When a thousand screens reconnect together, each handshake (the HTTP upgrade, Engine.IO's
     and Socket.IO's packets, the first view) is a few steps of about a millisecond on the event
     loop, and every step that is ready runs before the loop looks at anything again: a phone's
-    move waited 300-600 ms for each of its Redis trips (``bench/reconnect_storm.py``). Let in a
-    few at a time, the crowd takes as long to get back, and a move waits for a few steps only.
+    move waited up to 300-700 ms for one of its Redis trips (``bench/reconnect_storm.py``). Let in
+    a few at a time, a move waits for a few handshakes' steps only (at most 78-297 ms in the
+    same storms), and the crowd takes about as long to get back, or longer when its clients
+    are slow to answer (docs/performance.md, Goal 7).
 
     A connection holds its slot from its first request (one without an Engine.IO ``sid``) until
     its namespace's connect handler has run (`leave`, with the request's environ), or for
     `hold` seconds at most (a client that never finishes its handshake). Phones and consoles do
     not wait: their pages say so in the handshake's query (``lane=seat``, ``lane=dealer``). A
     client that claims a lane it is not only skips the queue; what it may see is decided by its
-    namespace's credentials, as before."""
+    namespace's credentials, as before. A slot is held for `hold` at most, so handshakes begun
+    and never finished on purpose can delay a reconnecting screen (by the line ahead of it over
+    `slots` per `hold`), never a phone's move nor a screen already connected (docs/security.md)."""
 
     LEASE = "referee.admission"
     LANES = ("seat", "dealer")  # never wait: a player's move, the dealer's command
 
-    def __init__(self, app: Callable[..., Any], slots: int, hold: float = 2.0, path: str = "/socket.io/",
+    def __init__(self, app: Callable[..., Any], slots: int, hold: float = 1.0, path: str = "/socket.io/",
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.app = app
         self.slots, self.hold, self.path, self.clock = slots, hold, path, clock
