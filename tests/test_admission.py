@@ -6,6 +6,7 @@ to the next at once, and one that never finishes holds it for a bounded time onl
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 import uuid
@@ -94,7 +95,8 @@ def test_a_phone_goes_past_a_line_of_screens_that_waits_until_a_slot_is_free(cro
 def test_a_finished_or_refused_handshake_frees_its_slot_at_once(tmp_path):
     """One slot, held up to a minute: screens connecting one after another each get in at once
     (a slot that stayed taken would keep the next out past the client's 10 s), also after a
-    refused one (no such show) and one over long-polling (its handshake's requests are several)."""
+    refused one (no such show), one over long-polling (its handshake's requests are several) and
+    one whose client left while it waited in line."""
     live = LiveServer(tmp_path, env={"REFEREE_ADMISSION": "1/60"}).start()
     try:
         show, _table, links = new_table(live)
@@ -105,6 +107,17 @@ def test_a_finished_or_refused_handshake_frees_its_slot_at_once(tmp_path):
         screens.append(Client(live.url, "/public", {"show": show}))
         phone = Client(live.url, "/seat", {"token": links[0]["token"]})  # no lane: in line too, and in
         console = Client(live.url, "/dealer", {"pin": PIN, "show": show})
+        # A screen that leaves while in line: when its turn comes its socket is gone, and the
+        # slot goes on at once to the next.
+        held = begun_handshake(live)
+        left = socket.create_connection(("127.0.0.1", live.port))
+        left.sendall(f"GET /socket.io/?EIO=4&transport=websocket HTTP/1.1\r\nHost: 127.0.0.1:{live.port}\r\n"
+                     "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                     "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n".encode())
+        time.sleep(0.5)  # in line behind the held one
+        left.close()
+        finish_handshake(held, show)
+        screens.append(Client(live.url, "/public", {"show": show}))
         for screen in screens:
             assert screen.wait_for(lambda e, p: e == "view")["show"]["id"] == show
         assert phone.wait_for(lambda e, p: e == "view")

@@ -96,8 +96,9 @@ class Admission:
     are slow to answer (docs/performance.md, Goal 7).
 
     A connection holds its slot from its first request (one without an Engine.IO ``sid``) until
-    its namespace's connect handler has run (`leave`, with the request's environ), or for
-    `hold` seconds at most (a client that never finishes its handshake). Phones and consoles do
+    its namespace's connect handler has run (`leave`, with the request's environ), its
+    websocket has closed, or for `hold` seconds at most (a client that never finishes its
+    handshake). Phones and consoles do
     not wait: their pages say so in the handshake's query (``lane=seat``, ``lane=dealer``). A
     client that claims a lane it is not only skips the queue; what it may see is decided by its
     namespace's credentials, as before. A slot is held for `hold` at most, so handshakes begun
@@ -117,9 +118,20 @@ class Admission:
         self.numbers = itertools.count()
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
-        if self.waits(environ):
-            environ[self.LEASE] = self.enter()
-        return self.app(environ, start_response)
+        if not self.waits(environ):
+            return self.app(environ, start_response)
+        environ[self.LEASE] = self.enter()
+        broke = True
+        try:
+            out = self.app(environ, start_response)
+            broke = False
+            return out
+        finally:
+            # A websocket's request lasts as long as its socket: once it is back, its handshake
+            # is over, finished or abandoned (a client that left while in line). A long-polling
+            # handshake's first request is back at once; it keeps its slot for its connect.
+            if broke or parse_qs(environ.get("QUERY_STRING", "")).get("transport") == ["websocket"]:
+                self.leave(environ)
 
     def waits(self, environ: dict[str, Any]) -> bool:
         if not environ.get("PATH_INFO", "").startswith(self.path):
