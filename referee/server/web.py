@@ -98,12 +98,11 @@ class Admission:
     A connection holds its slot from its first request (one without an Engine.IO ``sid``) until
     its namespace's connect handler has run (`leave`, with the request's environ), its
     websocket has closed, or for `hold` seconds at most (a client that never finishes its
-    handshake). Phones and consoles do
-    not wait: their pages say so in the handshake's query (``lane=seat``, ``lane=dealer``). A
-    client that claims a lane it is not only skips the queue; what it may see is decided by its
-    namespace's credentials, as before. A slot is held for `hold` at most, so handshakes begun
-    and never finished on purpose can delay a reconnecting screen (by the line ahead of it over
-    `slots` per `hold`), never a phone's move nor a screen already connected (docs/security.md)."""
+    handshake). So handshakes begun and never finished on purpose can delay a reconnecting
+    screen (by the line ahead of it over `slots` per `hold`), never a phone's move nor a screen
+    already connected (docs/security.md). Phones and consoles do not wait: their pages say so in
+    the handshake's query (``lane=seat``, ``lane=dealer``). A client that claims a lane it is
+    not only skips the line; what it may see is decided by its namespace's credentials."""
 
     LEASE = "referee.admission"
     LANES = ("seat", "dealer")  # never wait: a player's move, the dealer's command
