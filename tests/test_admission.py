@@ -48,6 +48,7 @@ def finish_handshake(ws: websocket.WebSocket, show: str) -> None:
 
 
 HANDSHAKE = {"PATH_INFO": "/socket.io/", "QUERY_STRING": "EIO=4&transport=websocket"}
+POLLING = {"PATH_INFO": "/socket.io/", "QUERY_STRING": "EIO=4&transport=polling"}  # back at once, slot kept
 
 
 @pytest.fixture
@@ -129,8 +130,9 @@ def test_a_finished_or_refused_handshake_frees_its_slot_at_once(tmp_path):
 
 
 def test_the_line_is_first_come_first_served_and_a_slot_never_left_runs_out():
-    """Admission itself: who waits and who does not; waiters get in in their order as slots
-    are left; a slot whose connection never finished is given again after `hold`."""
+    """Admission itself: who waits and who does not; a websocket's slot is left when its request
+    is back; waiters get in in their order as slots are left; a slot whose connection never
+    finished is given again after `hold`."""
     admission = Admission(lambda environ, start: [], slots=1, hold=0.5)
     assert admission.waits(HANDSHAKE)
     assert not admission.waits({"PATH_INFO": "/socket.io/", "QUERY_STRING": "EIO=4&transport=polling&sid=x"})
@@ -139,11 +141,14 @@ def test_the_line_is_first_come_first_served_and_a_slot_never_left_runs_out():
     assert admission.waits({"PATH_INFO": "/socket.io/", "QUERY_STRING": "EIO=4&lane=public"})
     assert not admission.waits({"PATH_INFO": "/display/show", "QUERY_STRING": ""})
 
-    first = dict(HANDSHAKE)
+    websocket = dict(HANDSHAKE)
+    admission(websocket, lambda *a: None)  # its request is back: its socket is closed
+    assert admission.in_use() == 0
+    first = dict(POLLING)
     admission(first, lambda *a: None)
     assert admission.in_use() == 1
     order: list[int] = []
-    environs = [dict(HANDSHAKE) for _ in range(3)]
+    environs = [dict(POLLING) for _ in range(3)]
 
     def comes(i: int) -> None:
         admission(environs[i], lambda *a: None)
