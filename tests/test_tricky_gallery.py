@@ -530,7 +530,7 @@ def test_the_last_seat_must_take_rank_1s_work():
 
 
 def state_history_chain(state: GalleryState) -> list[dict[str, Any]]:
-    return public(state)["history"][-1]["chain"]
+    return public(state)["newest_round"]["chain"]
 
 
 def test_the_dealer_may_pick_on_behalf_of_the_picker():
@@ -647,7 +647,7 @@ def test_two_fakes_in_a_gallery_eliminate_the_seat_and_everything_it_holds_leave
     # The view adds the final place an elimination fixes (the first out of nine is 9th).
     assert view["eliminations"] == [{"seat": 8, "round": 2, "rank": 1, "place": 9}]
     assert view["seats"][8]["alive"] is False and view["seats"][8]["eliminated_round"] == 2
-    assert view["history"][-1]["eliminated"] == [8]
+    assert view["newest_round"]["eliminated"] == [8] and view["rounds_done"] == 2
     # Seat 8 takes no further part: 8 submissions, a chain of 8, not in the queue.
     assert GAME.turn(state).sealed == (0, 8)
     assert 8 not in events[3].data["order"]
@@ -750,12 +750,12 @@ def test_whole_match_with_round_3_elimination_and_a_tie_decided_by_round_5_rank(
 
     # Round 1: premiums, all genuine; seat 4 wins with 3 chips. Everyone gets a premium.
     state, _ = play_round(state, {s: (P, G) for s in range(9)}, "bid:4:3", [4, 5, 6, 7, 8, 0, 1, 2, 3])
-    assert public(state)["history"][0]["siren"] is False
+    assert public(state)["newest_round"]["siren"] is False and public(state)["rounds_done"] == 1
 
     # Round 2: 모트리키; seats 0 and 1 fake (siren). 7 takes 1's fake, 8 takes 0's fake.
     plan2 = {s: (M, G) for s in range(9)} | {0: (M, X), 1: (M, X)}
     state, _ = play_round(state, plan2, "bid:2:2", [2, 3, 4, 5, 6, 7, 1, 8, 0])
-    assert public(state)["history"][1]["siren"] is True
+    assert public(state)["newest_round"]["siren"] is True and public(state)["newest_round"]["round"] == 2
     assert state.alive[8]
 
     # Round 3: pearl; seat 2 fake (one fake: no siren). No bid: 가람 (seat 1) enters first and is
@@ -774,7 +774,8 @@ def test_whole_match_with_round_3_elimination_and_a_tie_decided_by_round_5_rank(
     assert [r["seat"] for r in GAME.view(state, Audience.dealer())["queue"]["rows"]] == [6, 7, 4, 5, 2, 3, 0, 1]
     plan4 = {s: (F, G) for s in range(8)} | {3: (F, X), 4: (F, X)}
     state, _ = play_round(state, plan4, "bid:5:4", [5, 6, 4, 7, 0, 3, 2, 1])
-    assert public(state)["history"][3]["siren"] is True and state.eliminations[-1].seat == 8
+    assert public(state)["newest_round"]["siren"] is True and public(state)["rounds_done"] == 4
+    assert state.eliminations[-1].seat == 8
 
     # Round 5: the extras; seats 5, 6, 7 fake. Before the auction seat 2 gives seat 1 three chips;
     # seat 1 wins with 5. Seat 0 (rank 2) appraises seat 5's work (fake) for 4 chips, takes it

@@ -243,7 +243,11 @@ def test_run_sheet_and_score_sheet_print_for_staff(server):
     show, table, _links = new_gallery(server, seed=31)
     server.ok("start", show=show, table=table)
     rnd = random.Random(3)
-    view = play_rounds(server, show, table, 2, rnd)
+    records = []  # each round's record, as the view holds the newest
+    for upto in (1, 2):
+        view = play_rounds(server, show, table, upto, rnd)
+        records.append(view["state"]["newest_round"])
+    assert [r["round"] for r in records] == [1, 2] and view["state"]["rounds_done"] == 2
     assert {"audit", "results", "run_sheet", "score_sheet"} <= set(server.snapshot(show)["tables"][0]["sheets"])
     assert requests.get(f"{server.url}/print/{show}/{table}/run_sheet.pdf", timeout=10).status_code == 403
     staff = requests.Session()
@@ -264,7 +268,7 @@ def test_run_sheet_and_score_sheet_print_for_staff(server):
 
     score = pdf_text(staff, f"{server.url}/print/{show}/{table}/score_sheet.pdf")
     holds(score, "점수 기록지", "Score sheet", "1라운드", "5라운드", "최종 판매와 순위", *NAMES)
-    for record in state["history"]:
+    for record in records:
         winner = f"{record['winner'] + 1}. {NAMES[record['winner']]}"
         holds(score, f"{winner} {record['bid']}칩 낙찰" if record["bid"] else f"입찰 없음, {winner} 서열 1위")
         for link in record["chain"]:
@@ -427,7 +431,8 @@ def test_one_round_through_console_phones_and_projector(server, browser):
     assert picks == 9
 
     # Round 2's queue, round 1's chain as a recap, and every gallery holding one work.
-    history = dealer_view(server, show)["state"]["history"][0]
+    history = dealer_view(server, show)["state"]["newest_round"]
+    assert history["round"] == 1
     projector.wait_for_selector(".tg-recap")
     assert projector.locator(".tg-recap .tg-link").count() == 9
     for link in history["chain"]:

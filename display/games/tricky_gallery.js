@@ -177,7 +177,7 @@
 
   function recap(view) {
     const state = view.state;
-    const last = state.history[state.history.length - 1];
+    const last = state.newest_round;
     if (!last) return null;
     // One line for the round's headline and its notes (a whole 9-link chain must fit below it).
     return el("div", { class: "tg-recap" }, [
@@ -297,8 +297,8 @@
       flashStage("siren", both("사이렌!", "SIREN!"), [both("가품이 2장 이상 출품되었습니다", "Two or more fakes were submitted")], 3200);
       return null;
     }
-    if (state.history.length > was.history.length) {
-      const last = state.history[state.history.length - 1];
+    if (state.rounds_done > was.rounds_done) {
+      const last = state.newest_round;
       const outKey = view.table + ":" + last.round;
       if (last.eliminated.length && !outsShown.has(outKey)) {
         outsShown.add(outKey);

@@ -79,7 +79,10 @@ def view(state: GalleryState, audience: Audience) -> dict[str, Any]:
         "auction": _auction(state),
         "chain": _live_chain(state),
         "picker": current_picker(state),
-        "history": [_record(r, dealer) for r in state.history],
+        # The newest finished round only, and how many there are (the projector's recap and
+        # its "round over" moment); every round's record is in the log, for the sheets.
+        "newest_round": _record(state.history[-1], dealer) if state.history else None,
+        "rounds_done": len(state.history),
         "eliminations": [{"seat": e.seat, "round": e.round, "rank": e.rank, "place": _place(state, e)}
                          for e in state.eliminations],
         "final": _final(state),
