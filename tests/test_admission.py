@@ -60,9 +60,9 @@ def crowded(tmp_path):
 
 
 def test_a_phone_goes_past_a_line_of_screens_that_waits_until_a_slot_is_free(crowded, browser):
-    """Chromium: with both slots held, the projector page waits (connecting), the phone page
-    comes online at once and sends its move; when one held handshake finishes, the projector
-    gets in and shows the table as it is now."""
+    """Chromium: with both slots held, the projector page waits (connecting) while the phone
+    page comes online at once and another phone's move is acknowledged; when one held
+    handshake finishes, the projector gets in and shows that move."""
     show, table, links = new_table(crowded)
     held = [begun_handshake(crowded) for _ in range(2)]
     projector = browser.new_page(viewport={"width": 1280, "height": 720})
@@ -141,8 +141,8 @@ def test_the_line_is_first_come_first_served_and_a_slot_never_left_runs_out():
     assert admission.waits({"PATH_INFO": "/socket.io/", "QUERY_STRING": "EIO=4&lane=public"})
     assert not admission.waits({"PATH_INFO": "/display/show", "QUERY_STRING": ""})
 
-    websocket = dict(HANDSHAKE)
-    admission(websocket, lambda *a: None)  # its request is back: its socket is closed
+    closed = dict(HANDSHAKE)
+    admission(closed, lambda *a: None)  # a websocket's request is back: its socket is closed
     assert admission.in_use() == 0
     first = dict(POLLING)
     admission(first, lambda *a: None)
