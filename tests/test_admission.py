@@ -140,6 +140,7 @@ def test_the_line_is_first_come_first_served_and_a_slot_never_left_runs_out():
     assert not admission.waits({"PATH_INFO": "/socket.io/", "QUERY_STRING": "EIO=4&lane=dealer"})
     assert admission.waits({"PATH_INFO": "/socket.io/", "QUERY_STRING": "EIO=4&lane=public"})
     assert not admission.waits({"PATH_INFO": "/display/show", "QUERY_STRING": ""})
+    assert not Admission(lambda environ, start: [], slots=0).waits(HANDSHAKE)  # 0 slots: no line
 
     closed = dict(HANDSHAKE)
     admission(closed, lambda *a: None)  # a websocket's request is back: its socket is closed

@@ -53,8 +53,8 @@ def limits_from_env() -> Any:
 
 def admission_from_env() -> dict[str, Any]:
     """``REFEREE_ADMISSION`` as SLOTS/SECONDS: how many new audience connections may be in their
-    handshake at once, and how long one may keep its slot (web.Admission); unset, the
-    defaults."""
+    handshake at once, and how long one may keep its slot (web.Admission); 0 slots, no line;
+    unset, the defaults."""
     text = os.environ.get("REFEREE_ADMISSION")
     if not text:
         return {}

@@ -133,8 +133,8 @@ class Admission:
                 self.leave(environ)
 
     def waits(self, environ: dict[str, Any]) -> bool:
-        if not environ.get("PATH_INFO", "").startswith(self.path):
-            return False
+        if self.slots <= 0 or not environ.get("PATH_INFO", "").startswith(self.path):
+            return False  # no slots: no line
         query = parse_qs(environ.get("QUERY_STRING", ""))
         return "sid" not in query and query.get("lane", [""])[0] not in self.LANES
 
