@@ -17,18 +17,14 @@ import websocket
 
 from referee.server.web import Admission
 
-from .live import PIN, Client, LiveServer
+from .live import PIN, Client, LiveServer, game_table
 from .test_room_phone import PHONE
 
 
 def new_table(server: LiveServer) -> tuple[str, str, list[dict]]:
-    show = "a" + uuid.uuid4().hex[:8]
-    server.ok("create_show", show=show, name="줄 서기")
-    for name in ("가", "나"):
-        server.ok("add_player", show=show, name=name)
-    table = server.ok("create_table", show=show, game="tricky_coin", players=["가", "나"])["table"]
+    show, table, links = game_table(server, "tricky_coin", ["가", "나"], seed=5)
     server.ok("start", show=show, table=table)
-    return show, table, server.snapshot(show)["links"]
+    return show, table, links
 
 
 def begun_handshake(server: LiveServer) -> websocket.WebSocket:
@@ -134,13 +130,13 @@ def test_the_line_is_first_come_first_served_and_a_slot_never_left_runs_out():
     is back; waiters get in in their order as slots are left; a slot whose connection never
     finished is given again after `hold`."""
     admission = Admission(lambda environ, start: [], slots=1, hold=0.5)
-    assert admission.waits(HANDSHAKE)
-    assert not admission.waits({"PATH_INFO": "/socket.io/", "QUERY_STRING": "EIO=4&transport=polling&sid=x"})
-    assert not admission.waits({"PATH_INFO": "/socket.io/", "QUERY_STRING": "EIO=4&lane=seat"})
-    assert not admission.waits({"PATH_INFO": "/socket.io/", "QUERY_STRING": "EIO=4&lane=dealer"})
-    assert admission.waits({"PATH_INFO": "/socket.io/", "QUERY_STRING": "EIO=4&lane=public"})
-    assert not admission.waits({"PATH_INFO": "/display/show", "QUERY_STRING": ""})
-    assert not Admission(lambda environ, start: [], slots=0).waits(HANDSHAKE)  # 0 slots: no line
+    assert admission.waiting(HANDSHAKE) is not None
+    assert admission.waiting({"PATH_INFO": "/socket.io/", "QUERY_STRING": "EIO=4&transport=polling&sid=x"}) is None
+    assert admission.waiting({"PATH_INFO": "/socket.io/", "QUERY_STRING": "EIO=4&lane=seat"}) is None
+    assert admission.waiting({"PATH_INFO": "/socket.io/", "QUERY_STRING": "EIO=4&lane=dealer"}) is None
+    assert admission.waiting({"PATH_INFO": "/socket.io/", "QUERY_STRING": "EIO=4&lane=public"}) is not None
+    assert admission.waiting({"PATH_INFO": "/display/show", "QUERY_STRING": ""}) is None
+    assert Admission(lambda environ, start: [], slots=0).waiting(HANDSHAKE) is None  # 0 slots: no line
 
     closed = dict(HANDSHAKE)
     admission(closed, lambda *a: None)  # a websocket's request is back: its socket is closed

@@ -11,7 +11,7 @@ import pytest
 
 from referee.store import EmbeddedRedis
 
-from .live import Client, LiveServer
+from .live import Client, LiveServer, game_table
 
 PLAYERS = [f"p{i}" for i in range(10)]
 TICKS = 200  # per player: 2,000 submissions in all
@@ -318,11 +318,7 @@ def test_a_room_of_a_hundred_and_fifty_screens_gets_every_view_once(pair):
     """Through a live server of the pair (its public room is sent in slices, through the queue):
     no screen gets a view twice, and every screen ends on the newest."""
     a, _b = pair
-    show = "s" + uuid.uuid4().hex[:8]
-    a.ok("create_show", show=show, name="큰 방")
-    for name in ("가", "나"):
-        a.ok("add_player", show=show, name=name)
-    table = a.ok("create_table", show=show, game="tricky_coin", players=["가", "나"])["table"]
+    show, table, _links = game_table(a, "tricky_coin", ["가", "나"], seed=5)
     a.ok("start", show=show, table=table)
     screens = [Client(a.url, "/public", {"show": show}) for _ in range(150)]
     try:

@@ -16,7 +16,6 @@ is not even well-formed (a lone surrogate, JSON nested without end).
 from __future__ import annotations
 
 import ipaddress
-import itertools
 import json
 import socket
 import threading
@@ -112,44 +111,47 @@ class Admission:
         self.app = app
         self.slots, self.hold, self.path, self.clock = slots, hold, path, clock
         self.lock = threading.Lock()
-        self.leases: dict[int, float] = {}  # lease -> when it runs out
-        self.line: deque[tuple[int, threading.Event]] = deque()  # who waits, in their order
-        self.numbers = itertools.count()
+        self.leases: dict[threading.Event, float] = {}  # a slot's holder -> when it runs out
+        self.line: deque[threading.Event] = deque()  # who waits, in their order
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
-        if not self.waits(environ):
+        query = self.waiting(environ)
+        if query is None:
             return self.app(environ, start_response)
         environ[self.LEASE] = self.enter()
-        broke = True
         try:
             out = self.app(environ, start_response)
-            broke = False
-            return out
-        finally:
-            # A websocket's request lasts as long as its socket: once it is back, its handshake
-            # is over, finished or abandoned (a client that left while in line). A long-polling
-            # handshake's first request is back at once; it keeps its slot for its connect.
-            if broke or parse_qs(environ.get("QUERY_STRING", "")).get("transport") == ["websocket"]:
-                self.leave(environ)
+        except BaseException:
+            self.leave(environ)
+            raise
+        # A websocket's request lasts as long as its socket: once it is back, its handshake is
+        # over, finished or abandoned (a client that left while in line). A long-polling
+        # handshake's first request is back at once; it keeps its slot for its connect.
+        if query.get("transport") == ["websocket"]:
+            self.leave(environ)
+        return out
 
-    def waits(self, environ: dict[str, Any]) -> bool:
+    def waiting(self, environ: dict[str, Any]) -> dict[str, list[str]] | None:
+        """The query of a request that waits its turn (a new connection, not a phone's nor a
+        console's), None for any other."""
         if self.slots <= 0 or not environ.get("PATH_INFO", "").startswith(self.path):
-            return False  # no slots: no line
+            return None  # no slots: no line
         query = parse_qs(environ.get("QUERY_STRING", ""))
-        return "sid" not in query and query.get("lane", [""])[0] not in self.LANES
+        return query if "sid" not in query and query.get("lane", [""])[0] not in self.LANES else None
 
-    def enter(self) -> int:
-        """A lease on a slot: at once when one is free and nobody waits, else in turn."""
+    def enter(self) -> threading.Event:
+        """A lease on a slot (its waiter's event): at once when one is free and nobody waits,
+        else in turn."""
         with self.lock:
-            lease, turn = next(self.numbers), threading.Event()
-            self.line.append((lease, turn))
+            turn = threading.Event()
+            self.line.append(turn)
             self._expire()
         # Each waiter looks for run-out leases `hold` after it came (they came at different
         # times, so they do not all wake at once); a slot left goes to the next in line.
         while not turn.wait(self.hold):
             with self.lock:
                 self._expire()
-        return lease
+        return turn
 
     def leave(self, environ: dict[str, Any]) -> None:
         """The connection's handshake is over: its slot goes to the next in line."""
@@ -172,8 +174,8 @@ class Admission:
 
     def _let_in(self) -> None:
         while self.line and len(self.leases) < self.slots:
-            lease, turn = self.line.popleft()
-            self.leases[lease] = self.clock() + self.hold
+            turn = self.line.popleft()
+            self.leases[turn] = self.clock() + self.hold
             turn.set()
 
 
