@@ -39,8 +39,12 @@ def begun_handshake(server: LiveServer) -> websocket.WebSocket:
 def finish_handshake(ws: websocket.WebSocket, show: str) -> None:
     """The projector's namespace joined on a begun connection: its handshake is over."""
     ws.send("40/public," + json.dumps({"show": show}))
-    packets = [ws.recv() for _ in range(3)]  # the clock, the first view (sent by the handler), the ack
-    assert any(p.startswith("40/public,") for p in packets), packets
+    # Before the ack may come the clock, the first view (both sent by the handler), a view of a
+    # move fanned out as the socket joined the room, or a ping.
+    packets = []
+    while not any(p.startswith("40/public,") for p in packets):
+        assert len(packets) < 10, packets
+        packets.append(ws.recv())
 
 
 HANDSHAKE = {"PATH_INFO": "/socket.io/", "QUERY_STRING": "EIO=4&transport=websocket"}

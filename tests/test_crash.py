@@ -110,7 +110,11 @@ class Match:
                         f"{client.namespace} stuck at v{latest and latest['version']} < v{version}; "
                         f"connected={client.sio.connected} namespaces={client.sio.namespaces} "
                         f"events={len(client.history)}") from None
-            assert client.sio.connected
+            # The view may have come before the last kill: the client may be reconnecting still.
+            deadline = time.monotonic() + 30
+            while not client.sio.connected:
+                assert time.monotonic() < deadline, f"{client.namespace} did not reconnect"
+                time.sleep(0.1)
 
     def close(self) -> None:
         for client in (*self.phones, self.projector):
