@@ -201,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--port", type=int, default=5000)
         p.add_argument("--pin", help="staff PIN for the console and the API (default $REFEREE_PIN)")
         p.add_argument("--async-mode", default=os.environ.get("REFEREE_ASYNC_MODE", "eventlet"),
-                       help="eventlet (default) or threading")
+                       help="eventlet (default), gevent or threading")
         p.add_argument("--public-url", help="base URL printed on seat cards (default: http://LAN-address:port)")
         data_dir(p)
         p.set_defaults(run=serve, demo=name == "demo")

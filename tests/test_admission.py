@@ -93,12 +93,14 @@ def test_a_phone_goes_past_a_line_of_screens_that_waits_until_a_slot_is_free(cro
             ws.close()
 
 
-def test_a_finished_or_refused_handshake_frees_its_slot_at_once(tmp_path):
+@pytest.mark.parametrize("mode", ["eventlet", "gevent"])
+def test_a_finished_or_refused_handshake_frees_its_slot_at_once(tmp_path, mode):
     """One slot, held up to a minute: screens connecting one after another each get in at once
     (a slot that stayed taken would keep the next out past the client's 10 s), also after a
     refused one (no such show), one over long-polling (its handshake's requests are several) and
-    one whose client left while it waited in line."""
-    live = LiveServer(tmp_path, env={"REFEREE_ADMISSION": "1/60"}).start()
+    one whose client left while it waited in line; under both servers (eventlet's and gevent's
+    WSGI servers end a websocket's request each in their own way)."""
+    live = LiveServer(tmp_path, env={"REFEREE_ADMISSION": "1/60", "REFEREE_ASYNC_MODE": mode}).start()
     try:
         show, _table, links = new_table(live)
         screens = [Client(live.url, "/public", {"show": show}) for _ in range(3)]

@@ -1,7 +1,9 @@
-"""The server's entry point: the only place that patches the standard library for eventlet.
+"""The server's entry point: the only place that patches the standard library for eventlet
+(the default) or gevent.
 
-``eventlet.monkey_patch()`` must run before Flask, redis or the app are imported, so this
-module imports them inside ``serve`` only, after choosing the async mode.
+``eventlet.monkey_patch()`` (or gevent's ``patch_all()``) must run before Flask, redis or the
+app are imported, so this module imports them inside ``serve`` only, after choosing the async
+mode.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ASYNC_MODES = ("eventlet", "threading")
+ASYNC_MODES = ("eventlet", "gevent", "threading")
 
 DEMO_SHOW = "demo"
 DEMO_PLAYERS = ("김하나", "이두리")
@@ -101,6 +103,14 @@ def serve(opts: ServeOptions) -> int:
         from eventlet import tpool
 
         offload = tpool.execute
+    elif opts.async_mode == "gevent":
+        from gevent import monkey
+
+        monkey.patch_all()
+        import gevent
+
+        def offload(fn: Any, *args: Any) -> Any:
+            return gevent.get_hub().threadpool.apply(fn, args)
     else:
         offload = None
 
@@ -151,6 +161,8 @@ def serve(opts: ServeOptions) -> int:
         try:
             if opts.async_mode == "eventlet":
                 run_eventlet(app, opts)
+            elif opts.async_mode == "gevent":
+                run_gevent(app, opts)
             else:
                 sio.run(app, host=opts.host, port=opts.port, log_output=False, allow_unsafe_werkzeug=True)
         finally:
@@ -162,16 +174,22 @@ def serve(opts: ServeOptions) -> int:
 def stopper(async_mode: str) -> Any:
     """A SIGTERM handler that ends the server from its main loop.
 
-    Under eventlet the handler runs in whichever green thread happens to be current (a socket's
-    disconnect handler, say): raising SystemExit there would only end that green thread, with a
-    trace in the log. The exit is thrown into the main green thread instead, from the hub."""
-    if async_mode != "eventlet":
+    Under eventlet and gevent the handler runs in whichever green thread happens to be current
+    (a socket's disconnect handler, say): raising SystemExit there would only end that green
+    thread, with a trace in the log. The exit is thrown into the main green thread instead, from
+    the hub."""
+    if async_mode == "threading":
         return lambda *_: sys.exit(0)
     import greenlet
-    from eventlet import hubs
 
     main = greenlet.getcurrent()
-    return lambda *_: hubs.get_hub().schedule_call_global(0, main.throw, SystemExit(0))
+    if async_mode == "eventlet":
+        from eventlet import hubs
+
+        return lambda *_: hubs.get_hub().schedule_call_global(0, main.throw, SystemExit(0))
+    import gevent
+
+    return lambda *_: gevent.get_hub().loop.run_callback(main.throw, SystemExit(0))
 
 
 def run_eventlet(app: Any, opts: ServeOptions) -> None:
@@ -189,6 +207,21 @@ def run_eventlet(app: Any, opts: ServeOptions) -> None:
     listener = eventlet.listen((opts.host, opts.port))
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     eventlet.wsgi.server(listener, app, log_output=False, max_size=opts.max_clients)
+
+
+def run_gevent(app: Any, opts: ServeOptions) -> None:
+    """gevent's WSGI server, with gevent-websocket (which python-engineio's gevent mode uses),
+    at most `max_clients` connections at once, and TCP_NODELAY as in `run_eventlet`."""
+    import socket
+
+    from gevent import pywsgi
+    from geventwebsocket.handler import WebSocketHandler
+
+    server = pywsgi.WSGIServer((opts.host, opts.port), app, handler_class=WebSocketHandler, log=None,
+                               spawn=opts.max_clients)
+    server.init_socket()
+    server.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    server.serve_forever()
 
 
 def make_demo(service: Any, staff: Any) -> None:

@@ -1,0 +1,50 @@
+"""The server in each async mode besides the default eventlet (``--async-mode``,
+``REFEREE_ASYNC_MODE``): gevent, which serves 1,000 screens for less of the server's CPU
+(docs/performance.md), and threading. Eventlet is deprecated upstream; moving a venue off it
+must be a setting, not a port (STACK.md)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from .live import PIN, Client, LiveServer, game_table
+
+
+@pytest.mark.parametrize("mode", ["gevent", "threading"])
+def test_a_show_runs_and_stops_in_each_async_mode(tmp_path, mode):
+    """Through real clients: a wrong PIN is refused (its PBKDF2 runs off the event loop), a
+    phone's move is acknowledged, the projector, the phone and the console get their new
+    views; a SIGTERM ends the server cleanly."""
+    live = LiveServer(tmp_path, env={"REFEREE_ASYNC_MODE": mode}).start()
+    clients: list[Client] = []
+    try:
+        refused = live.api("create_show", pin="97531", show="nope", name="x")
+        assert not refused["ok"] and refused["error"]["code"].startswith("auth/"), refused
+        show, table, links = game_table(live, "tricky_coin", ["가", "나"], seed=5)
+        live.ok("start", show=show, table=table)
+        console = Client(live.url + "?lane=dealer", "/dealer", {"pin": PIN, "show": show})
+        projector = Client(live.url, "/public", {"show": show})
+        phone = Client(live.url + "?lane=seat", "/seat", {"token": links[0]["token"]})
+        clients += [console, projector, phone]
+        before = projector.wait_for(lambda e, p: e == "view")["version"]
+        console.wait_for(lambda e, p: e == "show")
+        phone.wait_for(lambda e, p: e == "view")
+
+        ack = phone.call("submit", {"table": table, "move": {"type": "put_coin", "coin": 5},
+                                    "sid": uuid.uuid4().hex})
+        assert ack["ok"], ack
+        shown = projector.wait_for(lambda e, p: e == "view" and p["version"] > before)
+        assert shown["table"]["state"]["seats"][0]["box_count"] == 1
+        assert "box" not in shown["table"]["state"]["seats"][0]
+        mine = phone.wait_for(lambda e, p: e == "view" and p["table"]["state"]["seats"][0].get("box") == [5])
+        assert mine["table"]["table"] == table
+        console.wait_for(lambda e, p: e == "show")
+    finally:
+        for client in clients:
+            client.close()
+        live.stop()
+    assert live.proc.returncode == 0
+    log = (tmp_path / f"server-{live.port}.log").read_text()
+    assert "Traceback" not in log, log
