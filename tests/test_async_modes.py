@@ -40,7 +40,7 @@ def test_a_show_runs_and_stops_in_each_async_mode(tmp_path, mode):
         assert "box" not in shown["table"]["state"]["seats"][0]
         mine = phone.wait_for(lambda e, p: e == "view" and p["table"]["state"]["seats"][0].get("box") == [5])
         assert mine["table"]["table"] == table
-        console.wait_for(lambda e, p: e == "show")
+        console.wait_for(lambda e, p: e == "show" and p["tables"][0]["view"]["version"] >= ack["ack"]["version"])
     finally:
         for client in clients:
             client.close()
