@@ -179,7 +179,7 @@ async def orchestrate(args: argparse.Namespace) -> int:
     deadline = time.monotonic() + args.max_seconds
     info = stp.machine()
     print(f"machine: {info['cpus']} CPUs, {info['memory']}, Python {info['python']}, {info['os']}")
-    print(f"packages: {info['packages']}; server code: commit {info['commit']}")
+    print(f"packages: {info['packages']}; server code: commit {info['commit']}, async mode {info['async_mode']}")
     print(f"{args.clients} /public clients over {args.servers} server process{'es' if args.servers > 1 else ''}; "
           f"{args.samples} samples after {args.warmup} warm-up; open-file limit {limit}; work dir {work}", flush=True)
     loop = asyncio.get_running_loop()

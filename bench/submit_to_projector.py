@@ -1069,13 +1069,15 @@ def machine() -> dict[str, Any]:
             if line.startswith("MemTotal:"):
                 mem = f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
     versions = {}
-    for pkg in ("flask-socketio", "python-socketio", "python-engineio", "eventlet", "redis", "aiohttp"):
+    for pkg in ("flask-socketio", "python-socketio", "python-engineio", "eventlet", "gevent", "redis", "aiohttp"):
         with contextlib.suppress(Exception):
             from importlib.metadata import version
 
             versions[pkg] = version(pkg)
     return {"cpus": os.cpu_count(), "memory": mem, "python": platform.python_version(), "os": platform.platform(),
-            "packages": versions, "commit": server_commit()}
+            "packages": versions, "commit": server_commit(),
+            # The servers this script starts inherit the environment (referee serve --async-mode).
+            "async_mode": os.environ.get("REFEREE_ASYNC_MODE", "eventlet")}
 
 
 def server_commit() -> str:
@@ -1099,7 +1101,7 @@ async def orchestrate(args: argparse.Namespace) -> int:
     deadline = time.monotonic() + args.max_seconds
     info = machine()
     print(f"machine: {info['cpus']} CPUs, {info['memory']}, Python {info['python']}, {info['os']}")
-    print(f"packages: {info['packages']}; server code: commit {info['commit']}")
+    print(f"packages: {info['packages']}; server code: commit {info['commit']}, async mode {info['async_mode']}")
     print(f"samples per size: {args.samples} after {args.warmup} warm-up; open-file limit {limit}; work dir {work}",
           flush=True)
     results: list[dict[str, Any]] = []
