@@ -10,13 +10,14 @@ import uuid
 import pytest
 
 from .live import PIN, Client, LiveServer, game_table
+from .test_room_phone import PHONE
 
 
 @pytest.mark.parametrize("mode", ["gevent", "threading"])
 def test_a_show_runs_and_stops_in_each_async_mode(tmp_path, mode):
     """Through real clients: a wrong PIN is refused (its PBKDF2 runs off the event loop), a
     phone's move is acknowledged, the projector, the phone and the console get their new
-    views; a SIGTERM ends the server cleanly."""
+    views; a SIGTERM ends the server cleanly with its sockets open."""
     live = LiveServer(tmp_path, env={"REFEREE_ASYNC_MODE": mode}).start()
     clients: list[Client] = []
     try:
@@ -42,9 +43,31 @@ def test_a_show_runs_and_stops_in_each_async_mode(tmp_path, mode):
         assert mine["table"]["table"] == table
         console.wait_for(lambda e, p: e == "show" and p["tables"][0]["view"]["version"] >= ack["ack"]["version"])
     finally:
+        live.stop()  # with the clients still connected, as a venue's restart finds them
         for client in clients:
             client.close()
-        live.stop()
     assert live.proc.returncode == 0
     log = (tmp_path / f"server-{live.port}.log").read_text()
     assert "Traceback" not in log, log
+
+
+def test_the_pages_work_under_gevent(tmp_path, browser):
+    """Chromium: under gevent the projector page and a phone page come online (the socket.io
+    client's own transport choice, served files, the lanes), and the projector shows a move."""
+    live = LiveServer(tmp_path, env={"REFEREE_ASYNC_MODE": "gevent"}).start()
+    projector = browser.new_page(viewport={"width": 1280, "height": 720})
+    phone = browser.new_context(**PHONE).new_page()
+    try:
+        show, table, links = game_table(live, "tricky_coin", ["가", "나"], seed=5)
+        live.ok("start", show=show, table=table)
+        projector.goto(f"{live.url}/display/{show}")
+        phone.goto(links[0]["url"])
+        projector.wait_for_selector("#conn[data-state='online']", timeout=10_000)
+        phone.wait_for_selector("#conn[data-state='online']", timeout=10_000)
+        phone.wait_for_selector(f"#player:text('{links[0]['name']}')")
+        live.ok("move", show=show, table=table, seat=1, move={"type": "put_coin", "coin": 5})
+        projector.wait_for_selector(".sealed:text('1/2')")
+    finally:
+        projector.close()
+        phone.context.close()
+        live.stop()
