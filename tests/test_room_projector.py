@@ -318,6 +318,9 @@ def test_every_rounds_box_opening_is_a_moment_on_the_projector(server, browser):
         coin_moves(server, show, table, 1, {"type": "choose_token", "token": "STOP"})
         projector.wait_for_selector(f"#moment:not([hidden]):has-text('{says}')")
         assert projector.locator(f".panel[data-seat='0'] .history:has-text('{rnd}라운드 개봉')").count() == 1
+        # The sums are the page's to add (the view sends the boxes only).
+        assert [projector.locator(f".panel[data-seat='{seat}'] .history strong").inner_text().strip()
+                for seat in (0, 1)] == [f"= {coin0}", f"= {coin1}"]
         projector.wait_for_selector("#moment", state="hidden", timeout=10_000)
     assert not projector.errors, projector.errors
 

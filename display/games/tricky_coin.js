@@ -10,6 +10,10 @@
     return el("span", { class: "coin c" + value }, String(value));
   }
 
+  function sum(coins) {
+    return coins.reduce(function (a, b) { return a + b; }, 0);
+  }
+
   const trickyCoin = {
     render: function (board, view, previous) {
       const state = view.state;
@@ -34,7 +38,7 @@
           lastRevealed ? el("div", {}, [el("span", { class: "token " + lastRevealed[seat] }, lastRevealed[seat])]) : null,
           lastOpened ? el("div", { class: "history" }, [
             el("span", { text: both(lastOpened.round + "라운드 개봉: ", "Round " + lastOpened.round + " opened: ") }),
-          ].concat(lastOpened.boxes[seat].map(coin)).concat([el("strong", {}, " = " + lastOpened.sums[seat])])) : null,
+          ].concat(lastOpened.boxes[seat].map(coin)).concat([el("strong", {}, " = " + sum(lastOpened.boxes[seat]))])) : null,
           el("div", { class: "panel-line", text: both(
             "라운드 시작 보유: " + holding(s.holding_at_round_start),
             "Held at round start: " + holding(s.holding_at_round_start)) }),
@@ -60,7 +64,7 @@
     const o = state.opened[0];
     const before = was && was.opened[0];
     if (was && o && (!before || o.round > before.round)) {
-      const head = names[0] + " " + o.sums[0] + " : " + o.sums[1] + " " + names[1];
+      const head = names[0] + " " + sum(o.boxes[0]) + " : " + sum(o.boxes[1]) + " " + names[1];
       return o.winner == null ? both(head + " — 무승부", head + " — tie")
         : both(head + " → " + names[o.winner] + " +" + o.points, head + " → " + names[o.winner] + " +" + o.points);
     }

@@ -284,7 +284,6 @@ def view(state: CoinState, audience: Audience) -> dict[str, Any]:
     seats = []
     for seat in (0, 1):
         entry: dict[str, Any] = {
-            "seat": seat,
             "points": state.points[seat],
             "holding_at_round_start": _counts(state.start_hands[seat]),
             "box_count": len(state.boxes[seat]),
@@ -302,15 +301,16 @@ def view(state: CoinState, audience: Audience) -> dict[str, Any]:
         "rounds": state.rounds,
         "step": state.step,
         "overtime": state.rounds > REGULAR_ROUNDS,
-        "points": list(state.points),
         "revealed": [list(pair) for pair in state.revealed],
+        # Each seat's entry is in seat order and holds its points; the opened boxes' sums are
+        # the pages' to add. Every number here is decoded by every screen with every update
+        # (docs/performance.md, Goal 1, seventh pass), so none is sent twice.
         "seats": seats,
         # The newest opened round only (a list of at most one, empty before the first opening):
         # what the screens draw. The whole history is in the log; sent with every update it grew
         # every screen's payload by about 70 bytes and 8 numbers a round (docs/performance.md).
         "opened": [
-            {"round": o.round, "boxes": [list(b) for b in o.boxes], "sums": [sum(b) for b in o.boxes],
-             "winner": o.winner, "points": o.points}
+            {"round": o.round, "boxes": [list(b) for b in o.boxes], "winner": o.winner, "points": o.points}
             for o in state.opened[-1:]
         ],
     }
