@@ -369,7 +369,7 @@ def play_a_coin_round(live: LiveServer) -> None:
             assert phone.call("submit", {"table": table, "move": {"type": "choose_token", "token": "STOP"},
                                          "sid": f"t{i}"})["ok"]
         opened = projector.wait_for(lambda e, p: e == "view" and p["table"] and p["table"]["state"]["opened"])
-        assert opened["table"]["state"]["opened"][0]["sums"] == [5, 10]
+        assert opened["table"]["state"]["opened"][0]["boxes"] == [[5], [10]]
         live.ok("reissue", show=show, player=0)
     finally:
         for client in (projector, *phones):

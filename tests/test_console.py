@@ -305,7 +305,7 @@ def test_the_reveal_hold_keeps_boxes_off_the_projector_until_released(server, br
         assert not state.get("opened") and not state.get("revealed"), payload
     page.keyboard.press("r")
     opened = public.wait_for(lambda e, p: e == "view" and p["table"]["state"]["opened"])
-    assert opened["table"]["state"]["opened"][0]["sums"] == [20, 5]
+    assert opened["table"]["state"]["opened"][0]["boxes"] == [[20], [5]]
     public.close()
 
 
