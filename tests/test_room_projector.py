@@ -322,6 +322,14 @@ def test_every_rounds_box_opening_is_a_moment_on_the_projector(server, browser):
         assert [projector.locator(f".panel[data-seat='{seat}'] .history strong").inner_text().strip()
                 for seat in (0, 1)] == [f"= {coin0}", f"= {coin1}"]
         projector.wait_for_selector("#moment", state="hidden", timeout=10_000)
+    # Two coins a box (both GO, one more coin each, both STOP): the sums are added, not read off
+    # one coin.
+    for seat, coin in ((0, 10), (1, 20), (0, "GO"), (1, "GO"), (0, 1), (1, 1), (0, "STOP"), (1, "STOP")):
+        coin_moves(server, show, table, seat, {"type": "choose_token", "token": coin} if isinstance(coin, str)
+                   else {"type": "put_coin", "coin": coin})
+    projector.wait_for_selector("#moment:not([hidden]):has-text('가영 11 : 21 나래')")
+    assert [projector.locator(f".panel[data-seat='{seat}'] .history strong").inner_text().strip()
+            for seat in (0, 1)] == ["= 11", "= 21"]
     assert not projector.errors, projector.errors
 
 
