@@ -297,16 +297,55 @@
     });
   }
 
-  // The page's own drawing, for a test or a rehearsal tool to hand it a public payload.
-  window.Display = { render: render };
+  // -- the stream: whole payloads and brief updates -----------------------------------------
+
+  // A change of the table on screen comes brief (service.brief_payload on the server): without
+  // the table's constant fields, the view's own version, the fields at their empty default and
+  // the show. The whole payload (on connect, at a change of table, before a match) is kept to
+  // fill them back in; a brief update of a table this page holds no whole view of asks for the
+  // whole snapshot, which comes in order with the rest.
+  const CONSTANT = ["game", "title", "seats", "options", "audience"];
+  const DEFAULTS = { clock: null, correction: null, result: null, entered_for_you: null, decisions: [] };
+  const constants = {};  // table -> its constant fields
+  let showOf = null;
+
+  function assemble(payload, ask) {
+    const view = payload.table;
+    if (payload.show) {
+      showOf = payload.show;
+      if (view) {
+        const fixed = {};
+        CONSTANT.forEach(function (k) { fixed[k] = view[k]; });
+        constants[view.table] = fixed;
+      }
+      return payload;
+    }
+    const fixed = view && constants[view.table];
+    if (!fixed || !showOf) { ask(); return null; }
+    return Object.assign({}, payload, {
+      show: showOf, table: Object.assign({}, DEFAULTS, fixed, view, { version: payload.version }),
+    });
+  }
+
+  let live = null;  // the connection to /public
+
+  // A payload from the socket, brief or whole.
+  function receive(payload) {
+    const whole = assemble(payload, function () { live.socket.emit("snapshot"); });
+    if (whole) render(whole);
+  }
+
+  // The page's own drawing, for a test or a rehearsal tool to hand it a public payload (`render`:
+  // a whole one; `receive`: as the socket brings it).
+  window.Display = { render: render, receive: receive };
 
   document.addEventListener("DOMContentLoaded", function () {
     const root = $("display");
     const show = root.dataset.show;
-    Live.connect("/public", {
+    live = Live.connect("/public", {
       auth: { show: show },
       keyOf: function (p) { return p.table ? p.table.table : null; },
-      onSnapshot: render,
+      onSnapshot: receive,
     });
     document.addEventListener("keydown", keys);
     document.addEventListener("pointerdown", function () { if (Sound.armed) Sound.arm(); });

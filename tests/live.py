@@ -107,6 +107,9 @@ class Client:
         self.namespace = namespace
         self.received: queue.Queue[tuple[str, Any]] = queue.Queue()
         self.history: list[tuple[str, Any]] = []
+        self.wire: list[Any] = []  # /public: the views as they came, brief or whole
+        self.constants: dict[str, dict[str, Any]] = {}
+        self.show: Any = None
         self.lock = threading.Lock()
         self.sio = socketio.Client(reconnection=reconnect, reconnection_delay=0.2, reconnection_delay_max=1, **options)
         for event in events:
@@ -116,11 +119,35 @@ class Client:
 
     def _recorder(self, event: str):
         def record(payload: Any = None) -> None:
+            if self.namespace == "/public" and event == "view":
+                self.wire.append(payload)
+                payload = self._assemble(payload)
+                if payload is None:
+                    return
             with self.lock:
                 self.history.append((event, payload))
             self.received.put((event, payload))
 
         return record
+
+    # The projector page's reading of the public stream (display.js, `assemble`): a brief update
+    # is completed from the last whole payload of its table; without one it asks for the whole.
+    BRIEF_CONSTANT = ("game", "title", "seats", "options", "audience")
+    BRIEF_DEFAULTS = {"clock": None, "correction": None, "result": None, "entered_for_you": None, "decisions": []}
+
+    def _assemble(self, payload: Any) -> Any:
+        view = payload.get("table") if isinstance(payload, dict) else None
+        if "show" in payload:
+            self.show = payload["show"]
+            if view is not None:
+                self.constants[view["table"]] = {k: view[k] for k in self.BRIEF_CONSTANT}
+            return payload
+        fixed = self.constants.get(view["table"]) if isinstance(view, dict) else None
+        if fixed is None or self.show is None:
+            self.sio.emit("snapshot", namespace=self.namespace)
+            return None
+        return {**payload, "show": self.show,
+                "table": {**self.BRIEF_DEFAULTS, **fixed, **view, "version": payload["version"]}}
 
     def call(self, event: str, payload: Any = None, timeout: float = 30) -> Any:
         return self.sio.call(event, payload, namespace=self.namespace, timeout=timeout)

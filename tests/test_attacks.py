@@ -279,10 +279,10 @@ def test_a_second_device_opening_during_a_fan_out_leaves_the_first_one_its_updat
     first_view = service.seat_welcome(link, service.seat_socket(link, "first", True))
     fan_out = service._publish_changed
 
-    def second_device_opens_meanwhile(moment, rooms):
+    def second_device_opens_meanwhile(moment, rooms, **sent):
         if any(r == room for _, r, _ in rooms):
             service.seat_welcome(link, service.seat_socket(link, "second", True))
-        fan_out(moment, rooms)
+        fan_out(moment, rooms, **sent)
 
     service._publish_changed = second_device_opens_meanwhile
     del here.sent[:]

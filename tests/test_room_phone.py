@@ -254,6 +254,10 @@ def test_coin_phones_receipts_moves_entered_corrections_and_the_clock(server, br
     assert phones[0].locator("#receipt .receipt-what").inner_text() == "코인: 10코인"
     assert re.fullmatch(r"오[전후] \d{1,2}:\d{2}", phones[0].locator("#receipt .receipt-time").inner_text())
     assert not re.search(r"v\d|[{}]|상자에 넣을", phones[0].locator("#receipt").inner_text())
+    # The seat's own picture: the coins in hand and in the box, counted in the view's `coins` order.
+    phones[0].wait_for_function("() => (document.querySelectorAll('.coins')[1] || {}).textContent === '10'")
+    assert phones[0].locator(".coins").nth(0).locator(".coin").all_inner_texts() == [
+        "1", "1", "1", "5", "5", "5", "10", "10", "20", "20"]
 
     # Item 5: the dealer enters a move for seat 1; its phone says so, in words.
     move(server, show, table, 1, {"type": "put_coin", "coin": 5})

@@ -333,6 +333,29 @@ def test_every_rounds_box_opening_is_a_moment_on_the_projector(server, browser):
     assert not projector.errors, projector.errors
 
 
+def test_a_brief_update_of_a_table_the_page_holds_nothing_of_brings_the_whole_snapshot(server, browser):
+    # Moves come brief (no names, no title); a brief the page cannot complete (two fan-outs
+    # crossed on the way) makes it ask, and the whole snapshot it gets back is drawn.
+    show = new_show(server, ["가영", "나래"])
+    table = server.ok("create_table", show=show, game="tricky_coin", players=["가영", "나래"], seed=5)["table"]
+    server.ok("set_current", show=show, table=table)
+    server.ok("start", show=show, table=table)
+    projector = open_projector(server, browser, show)
+    projector.wait_for_selector(".panel[data-seat='0'] .panel-name:text-is('가영')")
+    coin_moves(server, show, table, 0, {"type": "put_coin", "coin": 20})  # brief: completed by the page
+    projector.wait_for_selector(".panel[data-seat='0'] :text('비공개 코인 1개')")
+    assert projector.locator(".panel[data-seat='1'] .panel-name").inner_text() == "나래"
+    assert projector.locator("#game-title").inner_text() == "트리키 코인"
+    assert "라운드 시작 보유: 1×3 5×3 10×3 20×2" in projector.locator(".panel[data-seat='1']").inner_text()
+    draw(projector, bot_match("tricky_coin", 3)[1])  # another table's picture, by hand
+    projector.wait_for_selector(f".panel[data-seat='0'] .panel-name:text-is('{NAMES[0]}')")
+    projector.evaluate("p => Display.receive(p)", {"table": {"table": "elsewhere", "started": True, "finished": False},
+                                                   "version": 99})
+    projector.wait_for_selector(".panel[data-seat='0'] .panel-name:text-is('가영')")
+    assert projector.locator(".panel[data-seat='0']").inner_text().count("비공개 코인 1개") == 1
+    assert not projector.errors, projector.errors
+
+
 def test_each_reef_scoring_is_a_moment_though_the_view_holds_only_the_newest(server, browser):
     # The public view carries the newest scoring and their number: the projector tells a new
     # one by the number (a list's length before).

@@ -246,7 +246,7 @@ def test_dealer_void_refolds_and_keeps_the_log(server):
     assert not refused["ok"] and refused["error"]["code"] == "table/void_needs_reason"
     server.ok("void", show=show, table=table, reason="잘못 입력 / wrong coin")
     view = server.snapshot(show)["tables"][0]["view"]
-    assert view["state"]["seats"][0]["box"] == [] and view["state"]["seats"][0]["hand"]["20"] == 2
+    assert view["state"]["seats"][0]["box"] == [] and view["state"]["seats"][0]["hand"][3] == 2
     entries = server.log_of(show, table)["entries"]
     assert [e["event"]["type"] for e in entries] == ["table.started", "CoinPut", "table.voided"]
     assert entries[-1]["event"]["data"]["reason"] == "잘못 입력 / wrong coin"
@@ -330,6 +330,57 @@ def test_table_sheets_print_for_staff_only(server):
         assert expected in text, expected
     assert browser.get(f"{server.url}/print/{show}/{table}/results.pdf", timeout=60).content.startswith(b"%PDF")
     assert browser.get(f"{server.url}/print/{show}/{table}/nonsense.pdf", timeout=60).status_code == 404
+
+
+def test_a_move_reaches_the_projector_brief_and_completes_to_what_a_screen_connecting_then_gets(server):
+    """Issue 17: an update of the table on the projector goes out brief (no show, none of the
+    table's constant fields, no field at its empty default); completed from the whole payload
+    the screen got on connect, it is exactly the whole payload a screen connecting now gets."""
+    show, table, links = new_show(server)
+    public, phones, dealer = clients(server, show, links)
+    late = None
+    try:
+        server.ok("start", show=show, table=table)
+        ack = phones[0].call("submit", {"table": table, "move": {"type": "put_coin", "coin": 5}, "sid": "b1"})
+        version = ack["ack"]["version"]
+        completed = public.wait_for(at_version(version))
+        brief = next(p for p in public.wire if p["table"] and p["version"] == version)
+        assert set(brief) == {"table", "version"}
+        assert not {"game", "title", "seats", "options", "audience", "version", "clock", "correction", "result",
+                    "entered_for_you", "decisions"} & set(brief["table"])
+        assert brief["table"]["table"] == table and brief["table"]["state"]["seats"][0]["box_count"] == 1
+        late = Client(server.url, "/public", {"show": show})
+        whole = late.wait_for(lambda e, p: e == "view")
+        assert whole["version"] == version and late.wire == [whole]
+        assert completed == whole
+        assert completed["table"]["seats"] == ["김하나", "이두리"] and completed["table"]["decisions"] == []
+        # A new table put on the projector comes whole: no screen holds its constant fields yet.
+        other = server.ok("create_table", show=show, game="tricky_coin", players=["이두리", "김하나"], seed=6)["table"]
+        server.ok("set_current", show=show, table=other)
+        moved = public.wait_for(lambda e, p: e == "view" and p["table"]["table"] == other)
+        assert public.wire[-1] == moved and moved["table"]["seats"] == ["이두리", "김하나"] and "show" in moved
+    finally:
+        close(public, phones, dealer, *([late] if late else []))
+
+
+def test_a_screen_asks_for_the_whole_snapshot_once_a_second(server):
+    """Issue 17: a screen that got a brief update of a table it holds nothing of asks for the
+    whole snapshot; it comes as a view, and a second ask within the second is refused clearly."""
+    show, table, _links = new_show(server)
+    public = Client(server.url, "/public", {"show": show}, events=("view",))
+    try:
+        server.ok("start", show=show, table=table)
+        started = public.wait_for(lambda e, p: e == "view" and p["table"]["started"])
+        assert public.call("snapshot") == {"ok": True}
+        again = public.wait_for(lambda e, p: e == "view")
+        assert again == started and public.wire[-1] == started  # whole, as sent on connect
+        refused = public.call("snapshot")
+        assert refused["ok"] is False and refused["error"]["code"] == "public/too_soon"
+        assert refused["error"]["ko"] and refused["error"]["en"]
+        time.sleep(0.5)
+        assert len(public.wire) == 3  # on connect, the start (brief), the one asked for: no more
+    finally:
+        public.close()
 
 
 def test_a_view_encoded_once_goes_out_as_the_same_json_in_a_packet_and_through_the_queue():

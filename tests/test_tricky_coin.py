@@ -108,8 +108,8 @@ def test_starting_holdings_are_three_1s_three_5s_three_10s_two_20s_for_both_seat
     assert (state.round, state.rounds) == (1, 10)
     view = GAME.view(state, Audience.dealer())
     for seat in (0, 1):
-        assert view["seats"][seat]["hand"] == {"1": 3, "5": 3, "10": 3, "20": 2}
-        assert view["seats"][seat]["holding_at_round_start"] == {"1": 3, "5": 3, "10": 3, "20": 2}
+        assert view["seats"][seat]["hand"] == [3, 3, 3, 2]
+        assert view["seats"][seat]["held"] == [3, 3, 3, 2]
 
 
 def test_first_decision_is_one_coin_from_each_seat_offering_every_denomination_held():
@@ -654,8 +654,9 @@ def test_three_round_scenario_computed_by_hand():
     assert len(state.hands[0]) + len(state.hands[1]) == 22
     view = GAME.view(state, Audience.public())
     assert view["opened"] == [{"round": 3, "boxes": [[1, 20], [5, 20]], "winner": 1, "points": 4}]
-    assert view["seats"][0]["holding_at_round_start"] == {"1": 2, "5": 4, "10": 3, "20": 1}
-    assert view["seats"][1]["holding_at_round_start"] == {"1": 4, "5": 2, "10": 3, "20": 3}
+    assert view["coins"] == [1, 5, 10, 20]
+    assert view["seats"][0]["held"] == [2, 4, 3, 1]
+    assert view["seats"][1]["held"] == [4, 2, 3, 3]
 
 
 def test_every_audience_sees_the_newest_opened_round_and_a_screens_view_does_not_grow_with_the_match():
@@ -719,25 +720,25 @@ def _mid_round() -> CoinState:
 
 def test_public_view_of_a_round_in_progress_has_box_counts_but_no_contents_or_hands():
     view = GAME.view(_mid_round(), Audience.public())
-    start = {"1": 3, "5": 3, "10": 3, "20": 2}
+    start = [3, 3, 3, 2]
     assert view == {
-        "game": "tricky_coin",
         "round": 1,
         "rounds": 10,
         "step": "put",
         "overtime": False,
         "revealed": [[GO, GO]],
+        "coins": [1, 5, 10, 20],
         "seats": [
             {
                 "points": 0,
-                "holding_at_round_start": start,
+                "held": start,
                 "box_count": 2,
                 "put_done": True,
                 "token_done": False,
             },
             {
                 "points": 0,
-                "holding_at_round_start": start,
+                "held": start,
                 "box_count": 1,
                 "put_done": False,
                 "token_done": False,
@@ -750,14 +751,14 @@ def test_public_view_of_a_round_in_progress_has_box_counts_but_no_contents_or_ha
 def test_seat_view_shows_own_hand_and_box_but_not_the_other_seat():
     state = _mid_round()
     view0 = GAME.view(state, Audience.of_seat(0))
-    assert view0["seats"][0]["hand"] == {"1": 3, "5": 3, "10": 2, "20": 1}
+    assert view0["seats"][0]["hand"] == [3, 3, 2, 1]
     assert view0["seats"][0]["box"] == [10, 20]
     assert view0["seats"][0]["token"] is None
     assert {"hand", "box", "token"}.isdisjoint(view0["seats"][1])
     assert view0["seats"][1]["box_count"] == 1
 
     view1 = GAME.view(state, Audience.of_seat(1))
-    assert view1["seats"][1]["hand"] == {"1": 2, "5": 3, "10": 3, "20": 2}
+    assert view1["seats"][1]["hand"] == [2, 3, 3, 2]
     assert view1["seats"][1]["box"] == [1]
     assert {"hand", "box", "token"}.isdisjoint(view1["seats"][0])
     assert view1["seats"][0]["box_count"] == 2
@@ -765,9 +766,9 @@ def test_seat_view_shows_own_hand_and_box_but_not_the_other_seat():
 
 def test_dealer_view_shows_both_seats():
     view = GAME.view(_mid_round(), Audience.dealer())
-    assert view["seats"][0]["hand"] == {"1": 3, "5": 3, "10": 2, "20": 1}
+    assert view["seats"][0]["hand"] == [3, 3, 2, 1]
     assert view["seats"][0]["box"] == [10, 20]
-    assert view["seats"][1]["hand"] == {"1": 2, "5": 3, "10": 3, "20": 2}
+    assert view["seats"][1]["hand"] == [2, 3, 3, 2]
     assert view["seats"][1]["box"] == [1]
 
 
@@ -812,8 +813,8 @@ def test_after_the_boxes_open_the_opened_values_are_public():
     assert view["revealed"] == []
     # Round 2 starts with empty boxes; the holdings at its start are public.
     assert [s["box_count"] for s in view["seats"]] == [0, 0]
-    assert view["seats"][0]["holding_at_round_start"] == {"1": 5, "5": 2, "10": 3, "20": 1}
-    assert view["seats"][1]["holding_at_round_start"] == {"1": 1, "5": 4, "10": 3, "20": 3}
+    assert view["seats"][0]["held"] == [5, 2, 3, 1]
+    assert view["seats"][1]["held"] == [1, 4, 3, 3]
     assert {"hand", "box"}.isdisjoint(view["seats"][0])
 
 
@@ -838,7 +839,7 @@ def test_runtime_same_submission_id_twice_applies_once():
     assert again.duplicate is True
     assert (again.version, again.action) == (first.version, first.action) == (2, 2)
     assert _seat_state(table, 0)["box"] == [5]
-    assert _seat_state(table, 0)["hand"] == {"1": 3, "5": 2, "10": 3, "20": 2}
+    assert _seat_state(table, 0)["hand"] == [3, 2, 3, 2]
     log = table.log(Audience.dealer())
     assert [row["event"]["type"] for row in log] == ["table.started", "CoinPut"]
 
@@ -870,7 +871,7 @@ def test_runtime_dealer_voids_the_last_action_and_the_log_keeps_both_entries():
     after = table.view(Audience.dealer())
     assert after["state"] == before["state"]
     assert after["decisions"] == before["decisions"]
-    assert _seat_state(table, 1)["hand"] == {"1": 3, "5": 3, "10": 3, "20": 2}
+    assert _seat_state(table, 1)["hand"] == [3, 3, 3, 2]
 
     log = table.log(Audience.dealer())
     assert [row["event"]["type"] for row in log] == ["table.started", "CoinPut", "CoinPut", "table.voided"]

@@ -40,8 +40,8 @@
             el("span", { text: both(lastOpened.round + "라운드 개봉: ", "Round " + lastOpened.round + " opened: ") }),
           ].concat(lastOpened.boxes[seat].map(coin)).concat([el("strong", {}, " = " + sum(lastOpened.boxes[seat]))])) : null,
           el("div", { class: "panel-line", text: both(
-            "라운드 시작 보유: " + holding(s.holding_at_round_start),
-            "Held at round start: " + holding(s.holding_at_round_start)) }),
+            "라운드 시작 보유: " + holding(state.coins, s.held),
+            "Held at round start: " + holding(state.coins, s.held)) }),
         ]));
       });
       if (view.result) {
@@ -51,8 +51,8 @@
     },
   };
 
-  function holding(counts) {
-    return Object.keys(counts).map(function (v) { return v + "×" + counts[v]; }).join("  ");
+  function holding(coins, counts) {
+    return coins.map(function (v, i) { return v + "×" + counts[i]; }).join("  ");
   }
 
   function moment(view, previous) {

@@ -94,9 +94,10 @@ def _without(hand: tuple[int, ...], coin: int) -> tuple[int, ...]:
     return hand[:i] + hand[i + 1 :]
 
 
-def _counts(coins: tuple[int, ...]) -> dict[str, int]:
+def _counts(coins: tuple[int, ...]) -> list[int]:
+    """How many of each denomination, in the order of the view's `coins`."""
     c = Counter(coins)
-    return {str(d): c[d] for d in DENOMINATIONS}
+    return [c[d] for d in DENOMINATIONS]
 
 
 # -- setup and turn ------------------------------------------------------------------------
@@ -285,7 +286,7 @@ def view(state: CoinState, audience: Audience) -> dict[str, Any]:
     for seat in (0, 1):
         entry: dict[str, Any] = {
             "points": state.points[seat],
-            "holding_at_round_start": _counts(state.start_hands[seat]),
+            "held": _counts(state.start_hands[seat]),  # at the round's start
             "box_count": len(state.boxes[seat]),
             "put_done": not state.owe_put[seat] if state.step == PUT else True,
             "token_done": state.tokens[seat] is not None,
@@ -296,7 +297,6 @@ def view(state: CoinState, audience: Audience) -> dict[str, Any]:
             entry["token"] = state.tokens[seat]
         seats.append(entry)
     out = {
-        "game": "tricky_coin",
         "round": state.round if state.step != OVER else state.round - 1,
         "rounds": state.rounds,
         "step": state.step,
@@ -304,7 +304,9 @@ def view(state: CoinState, audience: Audience) -> dict[str, Any]:
         "revealed": [list(pair) for pair in state.revealed],
         # Each seat's entry is in seat order and holds its points; the opened boxes' sums are
         # the pages' to add. Every number here is decoded by every screen with every update
-        # (docs/performance.md, Goal 1, seventh pass), so none is sent twice.
+        # (docs/performance.md, Goal 1, seventh pass), so none is sent twice. A seat's holdings
+        # at the round's start (`held`) and a hand are counts in the order of `coins`.
+        "coins": list(DENOMINATIONS),
         "seats": seats,
         # The newest opened round only (a list of at most one, empty before the first opening):
         # what the screens draw. The whole history is in the log; sent with every update it grew

@@ -535,6 +535,27 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
                                 "The request cannot be read (nested too deeply)")
         return _error(refusal)
 
+    asked: dict[str, float] = {}  # projector socket id -> when it last asked for the whole snapshot
+
+    @sio.on("snapshot", namespace="/public")
+    def public_ask(*args: Any) -> dict[str, Any]:
+        """A screen that got a brief update of a table it holds no whole view of (two fan-outs
+        crossed on the way) asks for the whole snapshot: it comes as a `view`, in order with the
+        rest. Once a second per screen; the snapshot is the cached one connecting screens get."""
+        shows = [room[len(public_room("")):] for room in sio.server.rooms(request.sid, namespace="/public")
+                 if room.startswith(public_room(""))]
+        now = time.monotonic()
+        if not shows or now - asked.get(request.sid, -1.0) < 1.0:
+            return _error(RuleError("public/too_soon", "방금 전체 화면을 보냈습니다. 잠시 후 다시 요청하세요",
+                                    "The whole snapshot was just sent; ask again in a moment"))
+        asked[request.sid] = now
+        sio.emit("view", service.audience_snapshot(shows[0]), to=request.sid, namespace="/public", ignore_queue=True)
+        return {"ok": True}
+
+    @sio.on("disconnect", namespace="/public")
+    def public_disconnect(*args: Any) -> None:
+        asked.pop(request.sid, None)
+
     @sio.on("*", namespace="/public")
     def public_any(event: str, *args: Any) -> dict[str, Any]:
         return unparsed(event, RuleError("auth/read_only", "공개 화면은 명령을 보낼 수 없습니다",

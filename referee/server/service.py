@@ -63,6 +63,31 @@ def public_room(show: str) -> str:
     return f"public:{show}"
 
 
+# The public stream's two forms. A screen gets the whole payload when it connects, when it asks
+# (a `snapshot` event), before a match, for a program, and when the fan-out may have moved the
+# projector to another table (set_current, a new table after a match: the `everyone` fan-outs).
+# A change of the table it shows sends the room a brief payload: the view without what stays
+# the same for the table's whole life (BRIEF_CONSTANT), without its copy of the payload's
+# version, without the fields that hold their empty default (BRIEF_DEFAULTS), without the
+# show. The projector page fills them back in from the whole payload it holds (display.js,
+# `assemble`); so do the tests' clients (tests/live.py).
+# Every screen decodes every update: at 1,000 screens those bytes were about a tenth of the
+# harness's clients' time (docs/performance.md, "Goal 1, eighth pass").
+BRIEF_CONSTANT = ("game", "title", "seats", "options", "audience")
+BRIEF_DEFAULTS: dict[str, Any] = {"clock": None, "correction": None, "result": None, "entered_for_you": None,
+                                  "decisions": []}
+
+
+def brief_payload(payload: dict[str, Any]) -> dict[str, Any] | None:
+    """The brief form of a whole public payload (None: it has none, as the join screen)."""
+    view = payload["table"]
+    if view is None or "join" in payload:
+        return None
+    table = {k: v for k, v in view.items() if k not in BRIEF_CONSTANT and k != "version"
+             and not (k in BRIEF_DEFAULTS and v == BRIEF_DEFAULTS[k])}
+    return {"table": table, "version": payload["version"]}
+
+
 def link_revoked() -> RuleError:
     return RuleError("auth/link_revoked", "이 링크는 더 이상 쓸 수 없습니다. 새 카드를 받으세요",
                      "This link no longer works; ask for a new card")
@@ -557,7 +582,11 @@ class Service:
         return [int(n) for n in pipe.execute()]
 
     def public_snapshot(self, show: str, moment: Moment | None = None) -> Encoded:
-        """The projector's payload, encoded once for the room and every screen that connects."""
+        """The projector's whole payload, encoded once for the room and every screen that connects."""
+        return self._public_whole(show, moment)[1]
+
+    def _public_whole(self, show: str, moment: Moment | None = None) -> tuple[dict[str, Any], Encoded]:
+        """The projector's whole payload, and encoded (kept for the screens that connect)."""
         moment = moment or Moment(self, show)
         current = moment.info["current"]
         view = moment.view(current, Audience.public()) if current else None
@@ -572,7 +601,7 @@ class Service:
                                                                                          strict=True)]}
         encoded = encode_payload(payload)
         self._public[show] = (moment.public_key or self._public_key(show, current), encoded)
-        return encoded
+        return payload, encoded
 
     def _released_key(self, table_id: str) -> str:
         return f"{self.prefix}released:{table_id}"
@@ -692,7 +721,12 @@ class Service:
         rooms: list[tuple[str, str, dict[str, Any] | Encoded]] = []
         roster = moment.info["roster"]
         if table_id is not None and moment.info["current"] == table_id:
-            self._publish_changed(moment, [("/public", public_room(show), self.public_snapshot(show, moment))])
+            payload, whole = self._public_whole(show, moment)
+            room = public_room(show)
+            # `everyone`: the projector may have moved to this table, so its screens get it whole.
+            brief = None if everyone else brief_payload(payload)
+            self._publish_changed(moment, [("/public", room, whole)],
+                                  sent=None if brief is None else {room: encode_payload(brief)})
             self.pause()  # the projector's sockets are written now
         if table_id is not None:
             seats = self.table(table_id).seats
@@ -723,12 +757,14 @@ class Service:
         else:
             self.r.hdel(key, sid)
 
-    def _publish_changed(self, moment: Moment, rooms: list[tuple[str, str, dict[str, Any] | Encoded]]) -> None:
+    def _publish_changed(self, moment: Moment, rooms: list[tuple[str, str, dict[str, Any] | Encoded]],
+                         sent: dict[str, Encoded] | None = None) -> None:
         """Send each view only when it differs from the last one sent to its room (by any process).
 
         An action that changes nothing an audience may see (an appraisal, seen by its seat
         only) then sends that audience nothing: a new payload would itself tell that something
-        happened. Clients that reconnect get a fresh snapshot anyway.
+        happened. Clients that reconnect get a fresh snapshot anyway. `sent`: what goes out to
+        a room instead of its view (the public brief form); the comparison is of the views.
         """
         if not rooms:
             return
@@ -737,7 +773,7 @@ class Service:
         changed = set(self._changed_rooms(keys=[f"{self.prefix}sent:{moment.info['id']}"], args=args))
         for (namespace, room, _), text in zip(rooms, encoded, strict=True):
             if room in changed:
-                self.publish(namespace, room, "view", text, local=not moment.shared)
+                self.publish(namespace, room, "view", (sent or {}).get(room, text), local=not moment.shared)
 
 
 class Moment:

@@ -96,7 +96,6 @@ def view(state: CatsState, audience: Audience) -> dict[str, Any]:
         })
     nxt = plan(state) if state.step == NEXT else None
     out: dict[str, Any] = {
-        "game": "clumsy_cats",
         "map": board.to_json(),
         "options": {"die": state.die, "failed_call_penalty": state.failed_call, "island_turns": state.island_turns},
         "step": state.step,

@@ -37,7 +37,6 @@ def view(state: RaceState, audience: Audience) -> dict[str, Any]:
             entry["rank"] = ranks[seat]
         seats.append(entry)
     out: dict[str, Any] = {
-        "game": "horror_race",
         "step": state.step,
         "deal": state.deal,
         "round": state.round,

@@ -54,7 +54,6 @@ def view(state: QuattroState, audience: Audience) -> dict[str, Any]:
             entry["hidden"] = [card for card in held if card not in laid]
         virtual.append(entry)
     out: dict[str, Any] = {
-        "game": "quattro",
         "deal": state.deal,
         "step": state.step,
         "first": state.first,

@@ -64,7 +64,6 @@ def view(state: ReefState, audience: Audience) -> dict[str, Any]:
             entry["hand"] = [{**_card(c), "now": score(CARDS[c], board).to_json()} for c in state.hands[seat]]
         seats.append(entry)
     out: dict[str, Any] = {
-        "game": "reef",
         "step": state.step,
         "deal": state.deal_mode,
         "round": state.round,

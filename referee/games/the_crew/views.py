@@ -68,7 +68,6 @@ def view(state: CrewState, audience: Audience) -> dict[str, Any]:
     dealer = audience.kind == "dealer"
     m = state.info
     out: dict[str, Any] = {
-        "game": "the_crew",
         "mission": {
             "id": m.id,
             "title": m.title.to_json(),

@@ -74,7 +74,6 @@ from .state import (
 def view(state: BridgeState, audience: Audience) -> dict[str, Any]:
     dealer = audience.kind == "dealer"
     out: dict[str, Any] = {
-        "game": "tricky_bridge",
         "round": state.round,
         "rounds": ROUNDS,
         "step": state.step,

@@ -69,7 +69,6 @@ def view(state: GalleryState, audience: Audience) -> dict[str, Any]:
             entry.update(_secrets(state, seat))
         seats.append(entry)
     out: dict[str, Any] = {
-        "game": "tricky_gallery",
         "round": state.round,
         "rounds": ROUNDS,
         "step": state.step,

@@ -64,7 +64,6 @@ def view(state: SafariState, audience: Audience) -> dict[str, Any]:
             entry["hand"] = list(state.hands[seat])
         seats.append(entry)
     out: dict[str, Any] = {
-        "game": "tricky_safari",
         "round": state.round,
         "rounds": ROUNDS,
         "step": state.step,
