@@ -19,6 +19,8 @@ from typing import Any
 import requests
 import socketio
 
+from referee.server.service import BRIEF_CONSTANT, BRIEF_DEFAULTS
+
 PIN = "4321"
 # Bots submit far faster than people: lift the per-phone limit unless a test sets its own.
 BOT_LIMITS = {"REFEREE_RATE_SUBMIT": "100000/10"}
@@ -132,22 +134,19 @@ class Client:
 
     # The projector page's reading of the public stream (display.js, `assemble`): a brief update
     # is completed from the last whole payload of its table; without one it asks for the whole.
-    BRIEF_CONSTANT = ("game", "title", "seats", "options", "audience")
-    BRIEF_DEFAULTS = {"clock": None, "correction": None, "result": None, "entered_for_you": None, "decisions": []}
-
     def _assemble(self, payload: Any) -> Any:
         view = payload.get("table") if isinstance(payload, dict) else None
         if "show" in payload:
             self.show = payload["show"]
             if view is not None:
-                self.constants[view["table"]] = {k: view[k] for k in self.BRIEF_CONSTANT}
+                self.constants[view["table"]] = {k: view[k] for k in BRIEF_CONSTANT}
             return payload
         fixed = self.constants.get(view["table"]) if isinstance(view, dict) else None
         if fixed is None or self.show is None:
             self.sio.emit("snapshot", namespace=self.namespace)
             return None
         return {**payload, "show": self.show,
-                "table": {**self.BRIEF_DEFAULTS, **fixed, **view, "version": payload["version"]}}
+                "table": {**BRIEF_DEFAULTS, **fixed, **view, "version": payload["version"]}}
 
     def call(self, event: str, payload: Any = None, timeout: float = 30) -> Any:
         return self.sio.call(event, payload, namespace=self.namespace, timeout=timeout)
