@@ -220,6 +220,15 @@ def test_every_games_picture_is_readable_from_the_back_of_the_room(server, brows
 # -- items 7-10 through a live show ---------------------------------------------------------------
 
 
+def coin_match(server: LiveServer, seed: int) -> tuple[str, str]:
+    """A show with 가영 and 나래 at a started Tricky Coin table, on the projector."""
+    show = new_show(server, ["가영", "나래"])
+    table = server.ok("create_table", show=show, game="tricky_coin", players=["가영", "나래"], seed=seed)["table"]
+    server.ok("set_current", show=show, table=table)
+    server.ok("start", show=show, table=table)
+    return show, table
+
+
 def coin_moves(server: LiveServer, show: str, table: str, seat: int, move: dict[str, Any]) -> None:
     server.ok("move", show=show, table=table, seat=seat, move=move, sid=uuid.uuid4().hex)
 
@@ -304,10 +313,7 @@ def test_join_screen_then_a_match_with_clock_sound_correction_and_close(server, 
 
 def test_every_rounds_box_opening_is_a_moment_on_the_projector(server, browser):
     # The public view holds the newest opening only: the projector tells a new one by its round.
-    show = new_show(server, ["가영", "나래"])
-    table = server.ok("create_table", show=show, game="tricky_coin", players=["가영", "나래"], seed=5)["table"]
-    server.ok("set_current", show=show, table=table)
-    server.ok("start", show=show, table=table)
+    show, table = coin_match(server, seed=5)
     projector = open_projector(server, browser, show)
     projector.wait_for_selector(".panel[data-seat='0']")
     for rnd, (coin0, coin1), says in ((1, (10, 5), "가영 10 : 5 나래 → 가영 +2"), (2, (1, 20), "가영 1 : 20 나래 → 나래 +2"),
@@ -336,10 +342,7 @@ def test_every_rounds_box_opening_is_a_moment_on_the_projector(server, browser):
 def test_a_brief_update_of_a_table_the_page_holds_nothing_of_brings_the_whole_snapshot(server, browser):
     # Moves come brief (no names, no title); a brief the page cannot complete (two fan-outs
     # crossed on the way) makes it ask, and the whole snapshot it gets back is drawn.
-    show = new_show(server, ["가영", "나래"])
-    table = server.ok("create_table", show=show, game="tricky_coin", players=["가영", "나래"], seed=5)["table"]
-    server.ok("set_current", show=show, table=table)
-    server.ok("start", show=show, table=table)
+    show, table = coin_match(server, seed=5)
     projector = open_projector(server, browser, show)
     projector.wait_for_selector(".panel[data-seat='0'] .panel-name:text-is('가영')")
     coin_moves(server, show, table, 0, {"type": "put_coin", "coin": 20})  # brief: completed by the page
@@ -435,10 +438,7 @@ def test_headlines_name_the_players_not_their_seat_numbers(server, browser):
 
 
 def test_the_overlay_is_transparent_title_safe_and_shows_no_connection_mark(server, browser):
-    show = new_show(server, ["가영", "나래"])
-    table = server.ok("create_table", show=show, game="tricky_coin", players=["가영", "나래"], seed=4)["table"]
-    server.ok("set_current", show=show, table=table)
-    server.ok("start", show=show, table=table)
+    show, table = coin_match(server, seed=4)
     coin_moves(server, show, table, 0, {"type": "put_coin", "coin": 10})
     overlay = open_projector(server, browser, show, "?overlay=1")
     overlay.wait_for_selector(".panel-name")
