@@ -4,21 +4,26 @@
 
 One ``referee serve`` (its own embedded Redis, fsync on every write) with a Tricky Coin table,
 two phones, a measuring projector and ``--clients`` extra projectors in worker processes (the
-machinery of bench/submit_to_projector.py, imported). First ``--samples`` submits on a quiet
-server (the phone's ack, the projector's view); then every extra projector disconnects and all
-reconnect at once (``--storm-concurrency`` connects in flight per worker) while the phones go
-on submitting back to back. Prints how long until all were back and held a fresh snapshot, and
-the acks and projector views during the storm next to those without it. Asserts nothing.
+machinery of bench/submit_to_projector.py, imported). With ``--split``, two processes on one
+Redis as deploy/nginx/referee.conf lays them out: the phones on the players' process, the
+projectors on the audience's. First ``--samples`` submits on a quiet server (the phone's ack,
+the projector's view); then every extra projector disconnects and all reconnect at once
+(``--storm-concurrency`` connects in flight per worker) while the phones go on submitting
+(back to back, or one every ``--pace`` seconds). Prints how long until all were back and held a
+fresh snapshot, and the acks and projector views during the storm next to those without it.
+Asserts nothing.
 
-    python bench/reconnect_storm.py [--clients 1000] [--samples 100] [--storm-concurrency 500] [--pin]
+    python bench/reconnect_storm.py [--clients 1000] [--samples 100] [--storm-concurrency 500] [--pin] [--split] [--pace 0.05]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
 import random
+import secrets
 import shutil
 import sys
 import tempfile
@@ -30,8 +35,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import submit_to_projector as stp  # noqa: E402
 
 
-async def submit(match: stp.Match, phones: list[stp.Recorder], projector: stp.Recorder) -> tuple[float, float]:
+class Pace:
+    """At most one submit every `seconds` (0: back to back, each as soon as the phones and the
+    measuring projector hold the last one)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds, self.last = seconds, -math.inf
+
+    async def wait(self) -> None:
+        delay = self.last + self.seconds - time.monotonic()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        self.last = time.monotonic()
+
+
+async def submit(match: stp.Match, phones: list[stp.Recorder], projector: stp.Recorder,
+                 pace: Pace) -> tuple[float, float]:
     """One move from a phone: (ack ms, projector view ms), a new table when the match is over."""
+    await pace.wait()
     chosen = match.next_move(phones)
     if chosen is None:
         table, version = await match.new_table()
@@ -62,20 +83,37 @@ def stats(label: str, values: list[float]) -> str:
 async def run(args: argparse.Namespace) -> int:
     stp.raise_nofile()
     work = Path(tempfile.mkdtemp(prefix="referee-storm-")).resolve()
-    server = stp.Server(work / "server", gc_log=args.gc_log)
-    (work / "server").mkdir()
+    shared = None
+    servers: list[stp.Server] = []
     workers: list[stp.Worker] = []
     recorders: list[stp.Recorder] = []
     try:
-        if args.pin:  # the server (and the embedded Redis it starts) on the first core, the rest on the others
-            cores = sorted(os.sched_getaffinity(0))
-            if len(cores) < 2:
-                raise SystemExit("--pin needs two cores or more")
-            os.sched_setaffinity(0, cores[:1])
-            await asyncio.to_thread(server.start)
-            os.sched_setaffinity(0, cores[1:])
-        else:
-            await asyncio.to_thread(server.start)
+        cores = sorted(os.sched_getaffinity(0))
+        if args.pin and len(cores) < 2:
+            raise SystemExit("--pin needs two cores or more")
+
+        def pin(first: bool) -> None:
+            """With --pin, what starts now runs on the first core (the phones' server, Redis, this
+            script) or on the others (the clients, and with --split the audience's process)."""
+            if args.pin:
+                os.sched_setaffinity(0, cores[:1] if first else cores[1:])
+
+        pin(True)
+        if args.split:  # two processes on one Redis, as deploy/nginx/referee.conf lays them out
+            from referee.store import EmbeddedRedis
+            shared = await asyncio.to_thread(EmbeddedRedis(work / "shared").start)
+            env = {"REFEREE_SECRET_KEY": secrets.token_hex(32)}
+            for name in ("players", "audience"):
+                (work / name).mkdir()
+                servers.append(stp.Server(work / name, gc_log=args.gc_log, shared=shared, env=env, name=name))
+            await asyncio.to_thread(servers[0].start)
+            pin(False)
+            await asyncio.to_thread(servers[1].start)
+        else:  # one process with its own embedded Redis
+            (work / "server").mkdir()
+            servers.append(stp.Server(work / "server", gc_log=args.gc_log))
+            await asyncio.to_thread(servers[0].start)
+        server, audience = servers[0], servers[-1]
         show = "storm" + uuid.uuid4().hex[:8]
         await asyncio.to_thread(server.api, "create_show", show=show, name="Storm")
         for name in stp.PLAYERS:
@@ -83,25 +121,28 @@ async def run(args: argparse.Namespace) -> int:
         match = stp.Match(server, show, random.Random(args.seed))
         table, version = await match.new_table()
         links = (await asyncio.to_thread(server.snapshot, show))["links"]
-        projector = await stp.Recorder("/public").connect(server.url, {"show": show})
+        projector = await stp.Recorder("/public").connect(audience.url, {"show": show})
         phones = [await stp.Recorder("/seat").connect(server.url, {"token": link["token"]}) for link in links]
         recorders += [projector, *phones]
         nworkers = max(1, -(-args.clients // 500))
+        pin(False)
         for j in range(nworkers):
             count = args.clients // nworkers + (1 if j < args.clients % nworkers else 0)
-            workers.append(await stp.Worker.start(server.url, show, count, 25, work / f"worker-{j}.log"))
+            workers.append(await stp.Worker.start(audience.url, show, count, 25, work / f"worker-{j}.log"))
+        pin(True)
         for w in workers:
             await w.read(60)
         for w in workers:
             await w.send({"cmd": "go"})
         hello = [await w.read(600) for w in workers]
-        print(f"server pid {server.pid}: {sum(h['connected'] for h in hello)}/{args.clients} extra projectors "
+        print(f"server pid{'s' if args.split else ''} {', '.join(f'{x.name} {x.pid}' for x in servers)}: {sum(h['connected'] for h in hello)}/{args.clients} extra projectors "
               f"connected ({nworkers} workers, 25 in flight each)", flush=True)
         await stp.sync_all(table, version, projector, phones, workers)
 
+        pace = Pace(args.pace)
         for _ in range(5):  # warm-up
-            await submit(match, phones, projector)
-        quiet = [await submit(match, phones, projector) for _ in range(args.samples)]
+            await submit(match, phones, projector, pace)
+        quiet = [await submit(match, phones, projector, pace) for _ in range(args.samples)]
 
         for w in workers:
             await w.send({"cmd": "storm", "concurrency": args.storm_concurrency})
@@ -109,7 +150,7 @@ async def run(args: argparse.Namespace) -> int:
         replies = [asyncio.ensure_future(w.read(600)) for w in workers]
         during: list[tuple[float, float]] = []
         while not all(r.done() for r in replies):
-            during.append(await submit(match, phones, projector))
+            during.append(await submit(match, phones, projector, pace))
         storm = [r.result() for r in replies]
         back = max(s["back"] for s in storm) - started
         fresh = [s["snapshots_at"] for s in storm]
@@ -124,14 +165,18 @@ async def run(args: argparse.Namespace) -> int:
         print(stats("projector's view, quiet", [p for _, p in quiet]))
         print(stats("projector's view, during the storm", [p for _, p in during]))
         if args.gc_log:
-            print(f"server's collections during the storm: {server.gc_pauses([(started, started + back)])}")
+            for x in servers:
+                print(f"{x.name}'s collections during the storm: {x.gc_pauses([(started, started + back)])}")
         return 0
     finally:
         for w in workers:
             await w.stop()
         for r in recorders:
             await r.close()
-        await asyncio.to_thread(server.stop)
+        for x in servers:
+            await asyncio.to_thread(x.stop)
+        if shared is not None:
+            await asyncio.to_thread(shared.stop)
         shutil.rmtree(work, ignore_errors=True)
 
 
@@ -141,10 +186,17 @@ def main() -> int:
     p.add_argument("--samples", type=int, default=100, help="quiet submits to compare with")
     p.add_argument("--storm-concurrency", type=int, default=500, help="reconnects in flight per worker")
     p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--pace", type=float, default=0.0,
+                   help="seconds from one submit to the next at least (0: back to back; with --split the phones' "
+                        "views come from another process than the screens', so back to back outruns the screens)")
     p.add_argument("--gc-log", action="store_true", help="print the server's collections during the storm")
     p.add_argument("--pin", action="store_true",
-                   help="the server and its Redis on the first core, the clients on the others (a storm from "
-                        "other machines: the server's own work, not the clients', between a phone's trips)")
+                   help="the phones' server, its Redis and this script on the first core, the clients on the others "
+                        "(a storm from other machines: the server's own work, not the clients', between a phone's "
+                        "trips); with --split the audience's process with the clients (a core of its own)")
+    p.add_argument("--split", action="store_true",
+                   help="the phones on a players' process, the projectors on an audience process, one Redis "
+                        "(deploy/nginx/referee.conf's lanes)")
     return asyncio.run(run(p.parse_args()))
 
 

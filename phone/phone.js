@@ -25,7 +25,10 @@
   const RECEIPT = "referee.receipt";
   const forms = new Map();  // decision key -> its card
 
+  let shownError = null;  // the error on screen: a language switch redraws it
+
   function showError(error) {
+    shownError = error || null;
     $("error").hidden = !error;
     $("error").textContent = error ? I18N.errorText(error) : "";
   }
@@ -381,6 +384,6 @@
       live.end("revoked");
     });
     live.socket.on("devices", function (payload) { devices(payload && payload.count); });
-    I18N.onChange(function () { if (snapshot) render(); if (!$("devices").hidden) devices(Number($("devices").dataset.count)); });
+    I18N.onChange(function () { if (snapshot) render(); if (shownError) showError(shownError); if (!$("devices").hidden) devices(Number($("devices").dataset.count)); });
   });
 })();

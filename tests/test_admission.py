@@ -93,6 +93,38 @@ def test_a_phone_goes_past_a_line_of_screens_that_waits_until_a_slot_is_free(cro
             ws.close()
 
 
+@pytest.mark.parametrize("lane", ["seat", "dealer"])
+def test_a_screen_that_claims_a_players_lane_is_refused(crowded, lane):
+    """A laptop that says lane=seat (or dealer) goes past the line, and behind nginx it would
+    land on the players' process (deploy/nginx/referee.conf); its projector namespace is refused
+    with the reason in Korean and English, on that connection also after a phone's namespace
+    got in on it, while the phone's namespace and a screen without the claim are served."""
+    show, _table, links = new_table(crowded)
+    held = [begun_handshake(crowded) for _ in range(2)]  # the line is full: only a lane gets past
+    ws = websocket.create_connection(
+        f"ws://127.0.0.1:{crowded.port}/socket.io/?EIO=4&transport=websocket&lane={lane}", timeout=10)
+    try:
+        assert ws.recv().startswith("0")
+        ws.send("40/public," + json.dumps({"show": show}))
+        refusal = ws.recv()
+        assert refusal.startswith("44/public,"), refusal
+        reason = json.loads(refusal[len("44/public,"):])["data"]  # what the page's client hands to connect_error
+        assert reason["code"] == "auth/wrong_lane" and reason["ko"] and reason["en"], reason
+        ws.send("40/seat," + json.dumps({"token": links[0]["token"]}))
+        packets = []  # the ack, the clock, the device count, the first view, in some order
+        while not any(p.startswith("40/seat,") for p in packets):
+            assert len(packets) < 10 and not any(p.startswith("44/") for p in packets), packets
+            packets.append(ws.recv())
+        ws.send("40/public," + json.dumps({"show": show}))
+        while not (packet := ws.recv()).startswith("44/public,"):
+            assert not packet.startswith("40/public,"), packet
+        finish_handshake(held[0], show)  # a screen in line, without the claim, is served
+    finally:
+        ws.close()
+        for h in held:
+            h.close()
+
+
 @pytest.mark.parametrize("mode", ["eventlet", "gevent"])
 def test_a_finished_or_refused_handshake_frees_its_slot_at_once(tmp_path, mode):
     """One slot, held up to a minute: screens connecting one after another each get in at once

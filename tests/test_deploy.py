@@ -1,6 +1,7 @@
 """deploy/nginx/referee.conf in front of two server processes on one Redis, with a real nginx:
-pages, the API, WebSocket and long-polling clients all work through it, and a phone and the
-projector on different transports see each other."""
+pages, the API, WebSocket and long-polling clients all work through it, a phone and the
+projector on different transports see each other, each on its lane's process (the players' and
+the audience's), and with the players' process stopped its phones are served by the other."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import subprocess
 import time
 import uuid
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import requests
@@ -38,8 +40,8 @@ def proxied(tmp_path_factory):
     subprocess.run([str(DEPLOY / "tls" / "make-venue-cert"), str(tls), "127.0.0.1", "localhost"], check=True,
                    capture_output=True)
     site = (DEPLOY / "nginx" / "referee.conf").read_text()
-    site = site.replace("server 127.0.0.1:5001;", f"server 127.0.0.1:{servers[0].port};")
-    site = site.replace("server 127.0.0.1:5002;", f"server 127.0.0.1:{servers[1].port};")
+    site = site.replace("127.0.0.1:5001", f"127.0.0.1:{servers[0].port}")  # the players' process
+    site = site.replace("127.0.0.1:5002", f"127.0.0.1:{servers[1].port}")  # the audience's
     site = re.sub(r"listen 80;", f"listen 127.0.0.1:{plain_port};", site)
     site = re.sub(r"listen 443 ssl;", f"listen 127.0.0.1:{port} ssl;", site)
     site = site.replace("/etc/referee/tls", str(tls)).replace("/var/log/nginx/referee-access.log",
@@ -109,8 +111,10 @@ def test_through_nginx_websocket_and_polling_clients_see_each_other(proxied):
     plain = requests.get(f"http://127.0.0.1:{plain_port}/display/{show}", allow_redirects=False, timeout=10)
     assert plain.status_code == 301 and plain.headers["Location"].startswith("https://")
 
-    phone = Client(url, "/seat", {"token": links[0]["token"]}, http_session=https)  # WebSocket
-    projector = Client(url, "/public", {"show": show}, transports=("polling",), http_session=https)  # sticky
+    # As the pages connect: the phone says its lane (static/live.js), the projector's is public.
+    phone = Client(url + "?lane=seat", "/seat", {"token": links[0]["token"]}, http_session=https)  # WebSocket
+    projector = Client(url + "?lane=public", "/public", {"show": show}, transports=("polling",),
+                       http_session=https)  # sticky
     try:
         ack = phone.call("submit", {"table": table, "move": {"type": "put_coin", "coin": 10}, "sid": "n1"})
         assert ack["ok"], ack
@@ -124,3 +128,52 @@ def test_through_nginx_websocket_and_polling_clients_see_each_other(proxied):
     access = (base / "referee-access.log").read_text()
     assert "/p/[token]" in access
     assert all(link["token"] not in access for link in links), "a phone token in nginx's access log"
+
+    # Each lane's process, by the upstream address nginx logged: the phone's socket, the API, the
+    # phone's and console's pages on the players'; the projector's socket and page on the audience's.
+    players, audience = (f"127.0.0.1:{server.port}" for server in servers)
+    assert served(access, "seat") == {players} and served(access, "public") == {audience}
+    assert served(access, "/api/") == served(access, "/p/") == served(access, "/healthz") == {players}
+    assert served(access, "/display/") == served(access, "/static/") == {audience}
+
+    # The players' process stops (a crash, a restart): nginx sends phones to the audience's until it
+    # is back, and a move still reaches the projector.
+    servers[0].stop()
+    phone = Client(url + "?lane=seat", "/seat", {"token": links[1]["token"]}, http_session=https)
+    projector = Client(url + "?lane=public", "/public", {"show": show}, http_session=https)
+    try:
+        ack = phone.call("submit", {"table": table, "move": {"type": "put_coin", "coin": 5}, "sid": "n2"})
+        assert ack["ok"], ack
+        seen = projector.wait_for(lambda e, p: e == "view" and p["version"] >= ack["ack"]["version"])
+        assert seen["table"]["state"]["seats"][1]["box_count"] == 1
+    finally:
+        phone.close()
+        projector.close()
+    after = (base / "referee-access.log").read_text()[len(access):]
+    assert served(after, "seat") == {audience}, after
+
+
+def served(access: str, what: str) -> set[str]:
+    """The processes (nginx's last upstream address) that served the requests of nginx's access
+    log for a lane's sockets (``seat``, ``public``) or under a path; not the plain-HTTP redirects,
+    which no process serves."""
+    out = set()
+    for line in access.splitlines():
+        path, upstream = line.split('"')[1].split()[1], line.split()[-1]
+        if upstream == "-":
+            continue
+        lane = parse_qs(urlsplit(path).query).get("lane", [None])[0] if path.startswith("/socket.io/") else None
+        if lane == what or path.startswith(what):
+            out.add(upstream)
+    return out
+
+
+def test_the_compose_site_is_the_site_with_the_compose_services():
+    """deploy/nginx/compose.conf is referee.conf with the compose services' names and the image's
+    log path: the two do not drift apart."""
+    site = (DEPLOY / "nginx" / "referee.conf").read_text()
+    compose = (DEPLOY / "nginx" / "compose.conf").read_text()
+    expected = (site.replace("127.0.0.1:5001", "referee-1:5001").replace("127.0.0.1:5002", "referee-2:5002")
+                .replace("/var/log/nginx/referee-access.log", "/var/log/nginx/access.log"))
+    start = "# TLS:"
+    assert compose[compose.index(start):] == expected[expected.index(start):]

@@ -338,6 +338,30 @@ def test_a_second_card_asks_first_two_devices_warn_both_and_a_revoked_card_only_
     assert not phone.errors, phone.errors
 
 
+def test_a_card_re_issued_while_the_phone_was_away_says_so_when_it_comes_back(server, browser):
+    """The phone is offline (asleep, out of the Wi-Fi) while the staff re-issue its card: when it
+    is back, its reconnect is refused and the page says why, in Korean and, switched, in English,
+    and stops reconnecting, instead of showing "offline" without a word (the refusal's reason
+    used to reach the server's log only: the page's client reads it as the error's data)."""
+    show = new_show(server, ["가영", "나래"])
+    server.ok("create_table", show=show, game="tricky_coin", players=["가영", "나래"], seed=4)
+    phone = phone_of(browser, server, show, 0)
+    phone.wait_for_selector("#conn[data-state='online']")
+    phone.context.set_offline(True)
+    phone.wait_for_selector("#conn[data-state='offline']")
+    server.ok("reissue", show=show, player=0)
+    phone.context.set_offline(False)
+    phone.wait_for_selector("#conn[data-state='refused']", state="attached", timeout=15_000)
+    assert "재발급" in phone.locator("#error").inner_text()
+    assert phone.locator("#holdings, #decision").evaluate_all("els => els.every(e => !e.children.length)")
+    phone.click("#lang-switch")
+    phone.wait_for_selector("#error:has-text('re-issued')")
+    phone.wait_for_timeout(3500)  # past the client's longest reconnection delay: it stays refused
+    assert phone.locator("#conn").get_attribute("data-state") == "refused"
+    phone.screenshot(path=str(ARTIFACTS / "room-phone-refused-after-away.png"))
+    assert not phone.errors, phone.errors
+
+
 def test_a_placement_receipt_names_each_coin_and_its_zone(server, browser):
     """Horror Race's placement (an assignment) confirmed in words, not {"c1": 3, ...}."""
     players = ["가영", "나래", "다솜"]

@@ -511,19 +511,28 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
 
         return run
 
+    def refusal(err: RuleError) -> ConnectionRefusedError:
+        """A namespace's refusal: the reason (code, Korean, English) as the error's data, which
+        the page's Socket.IO client hands to its ``connect_error`` (static/live.js, onRefused);
+        the English text as its message."""
+        return ConnectionRefusedError(err.en, err.to_json())
+
     def connect_auth(auth: Any) -> dict[str, Any]:
         """A socket's auth object, well-formed (or the connection is refused with the reason)."""
         try:
             return clean(auth) if isinstance(auth, dict) else {}
         except RuleError as err:
-            raise ConnectionRefusedError(err.to_json()) from None
+            raise refusal(err) from None
 
     @sio.on("connect", namespace="/public")
     @admitted
     def public_connect(auth: Any = None) -> None:
+        if request.args.get("lane") in Admission.LANES:  # a screen may not take a player's lane (nginx's, the line's)
+            raise refusal(RuleError("auth/wrong_lane", "관객 화면은 플레이어·딜러 통로로 연결할 수 없습니다",
+                                    "An audience screen cannot connect in the players' or dealer's lane"))
         show = connect_auth(auth).get("show") or request.args.get("show")
         if not service.show_exists(show):
-            raise ConnectionRefusedError({"code": "show/no_show", "ko": "없는 쇼입니다", "en": "No such show"})
+            raise refusal(RuleError("show/no_show", "없는 쇼입니다", "No such show"))
         join_room(public_room(show))
         welcome("/public", service.audience_snapshot(show))
 
@@ -568,10 +577,10 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         try:
             link = card(token)
         except RuleError as err:
-            raise ConnectionRefusedError(err.to_json()) from None
+            raise refusal(err) from None
         if link is None:
-            raise ConnectionRefusedError({"code": "auth/bad_link", "ko": "유효하지 않거나 재발급된 링크입니다",
-                                          "en": "This link is not valid or was re-issued"})
+            raise refusal(RuleError("auth/bad_link", "유효하지 않거나 재발급된 카드입니다. 진행 요원에게 새 카드를 받으세요.",
+                                    "This card is not valid or was re-issued. Ask the staff for your new card."))
         sockets[request.sid] = (token, link)
         # In the room first: the device count that seat_socket sends reaches this phone too.
         join_room(player_room(link.show, link.player, link.version))
@@ -629,10 +638,9 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
             staff = (staff_from_session() if csrf_ok(auth.get("csrf")) else None) if logged_in else guarded_guess(
                 "login", limits.failed_login, lambda: staff_from_pin(auth.get("pin"), show))
         except RuleError as err:
-            raise ConnectionRefusedError(err.to_json()) from None
+            raise refusal(err) from None
         if staff is None or not shows.exists(show) or not staff.may(show):
-            raise ConnectionRefusedError({"code": "auth/staff_only", "ko": "스태프 로그인이 필요합니다",
-                                          "en": "Staff login required"})
+            raise refusal(RuleError("auth/staff_only", "스태프 로그인이 필요합니다", "Staff login required"))
         dealers[request.sid] = (staff, show, session.get("staff") if logged_in else None)
         service.dealer_present(show, request.sid, True)
         join_room(dealer_room(show))
