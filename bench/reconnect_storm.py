@@ -5,13 +5,14 @@
 One ``referee serve`` (its own embedded Redis, fsync on every write) with a Tricky Coin table,
 two phones, a measuring projector and ``--clients`` extra projectors in worker processes (the
 machinery of bench/submit_to_projector.py, imported). With ``--split``, two processes on one
-Redis as deploy/nginx/referee.conf lays them out: the phones on the players' process, the
-projectors on the audience's. First ``--samples`` submits on a quiet server (the phone's ack,
-the projector's view); then every extra projector disconnects and all reconnect at once
-(``--storm-concurrency`` connects in flight per worker) while the phones go on submitting
-(back to back, or one every ``--pace`` seconds). Prints how long until all were back and held a
-fresh snapshot, and the acks and projector views during the storm next to those without it.
-Asserts nothing.
+Redis as deploy/nginx/referee.conf lays them out: the phones and the measuring projector (the
+room's, opened from the console's link: the stage lane) on the players' process, the extra
+projectors (the audience's screens) on the audience's. First ``--samples`` submits on a quiet
+server (the phone's ack, the projector's view); then every extra projector disconnects and all
+reconnect at once (``--storm-concurrency`` connects in flight per worker) while the phones go
+on submitting (back to back, or one every ``--pace`` seconds). Prints how long until all were
+back and held a fresh snapshot, and the acks and projector views during the storm next to those
+without it. Asserts nothing.
 
     python bench/reconnect_storm.py [--clients 1000] [--samples 100] [--storm-concurrency 500] [--pin] [--split] [--pace 0.05]
 """
@@ -30,6 +31,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import submit_to_projector as stp  # noqa: E402
@@ -121,8 +123,13 @@ async def run(args: argparse.Namespace) -> int:
         match = stp.Match(server, show, random.Random(args.seed))
         table, version = await match.new_table()
         links = (await asyncio.to_thread(server.snapshot, show))["links"]
-        projector = await stp.Recorder("/public").connect(audience.url, {"show": show})
-        phones = [await stp.Recorder("/seat").connect(server.url, {"token": link["token"]}) for link in links]
+        if args.split:  # the room's projector, opened from the console's link: the stage lane, on the players' process
+            stage = parse_qs(urlsplit((await asyncio.to_thread(server.snapshot, show))["projector"]).query)["stage"][0]
+            projector = await stp.Recorder("/public").connect(server.url + "?lane=stage", {"show": show, "stage": stage})
+        else:
+            projector = await stp.Recorder("/public").connect(server.url, {"show": show})
+        phones = [await stp.Recorder("/seat").connect(server.url + "?lane=seat", {"token": link["token"]})
+                  for link in links]
         recorders += [projector, *phones]
         nworkers = max(1, -(-args.clients // 500))
         pin(False)
@@ -195,8 +202,8 @@ def main() -> int:
                         "(a storm from other machines: the server's own work, not the clients', between a phone's "
                         "trips); with --split the audience's process with the clients (a core of its own)")
     p.add_argument("--split", action="store_true",
-                   help="the phones on a players' process, the projectors on an audience process, one Redis "
-                        "(deploy/nginx/referee.conf's lanes)")
+                   help="the phones and the room's projector (stage lane) on a players' process, the audience's "
+                        "screens on an audience process, one Redis (deploy/nginx/referee.conf's lanes)")
     return asyncio.run(run(p.parse_args()))
 
 

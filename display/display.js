@@ -342,8 +342,10 @@
   document.addEventListener("DOMContentLoaded", function () {
     const root = $("display");
     const show = root.dataset.show;
+    const stage = root.dataset.stage;  // the console's projector link: the stage lane
     live = Live.connect("/public", {
-      auth: { show: show },
+      auth: stage ? { show: show, stage: stage } : { show: show },
+      lane: stage ? "stage" : null,
       keyOf: function (p) { return p.table ? p.table.table : null; },
       onSnapshot: receive,
     });

@@ -10,6 +10,7 @@ import socket
 import threading
 import time
 import uuid
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import socketio
@@ -60,15 +61,19 @@ def crowded(tmp_path):
 
 
 def test_a_phone_goes_past_a_line_of_screens_that_waits_until_a_slot_is_free(crowded, browser):
-    """Chromium: with both slots held, the projector page waits (connecting) while the phone
-    page comes online at once and another phone's move is acknowledged; when one held
-    handshake finishes, the projector gets in and shows that move."""
+    """Chromium: with both slots held, an audience's display page waits (connecting) while the
+    phone page and the room's projector (the console's link, in the stage lane) come online at
+    once and another phone's move is acknowledged and drawn there; when one held handshake
+    finishes, the audience's page gets in and shows that move."""
     show, table, links = new_table(crowded)
     held = [begun_handshake(crowded) for _ in range(2)]
     projector = browser.new_page(viewport={"width": 1280, "height": 720})
+    stage = browser.new_page(viewport={"width": 1280, "height": 720})
     phone = browser.new_context(**PHONE).new_page()
     try:
         projector.goto(f"{crowded.url}/display/{show}")
+        stage.goto(crowded.snapshot(show)["projector"])
+        stage.wait_for_selector("#conn[data-state='online']", timeout=10_000)
         projector.wait_for_timeout(1500)
         assert projector.locator("#conn").get_attribute("data-state") != "online"
 
@@ -82,30 +87,36 @@ def test_a_phone_goes_past_a_line_of_screens_that_waits_until_a_slot_is_free(cro
                                     "sid": uuid.uuid4().hex})
         moved.close()
         assert ack["ok"], ack
+        stage.wait_for_selector(".sealed:text('1/2')")
 
         finish_handshake(held[0], show)
         projector.wait_for_selector("#conn[data-state='online']", timeout=10_000)
         projector.wait_for_selector(".sealed:text('1/2')")  # the move made while it waited
     finally:
         projector.close()
+        stage.close()
         phone.context.close()
         for ws in held:
             ws.close()
 
 
-@pytest.mark.parametrize("lane", ["seat", "dealer"])
-def test_a_screen_that_claims_a_players_lane_is_refused(crowded, lane):
-    """A laptop that says lane=seat (or dealer) goes past the line, and behind nginx it would
-    land on the players' process (deploy/nginx/referee.conf); its projector namespace is refused
-    with the reason in Korean and English, on that connection also after a phone's namespace
-    got in on it, while the phone's namespace and a screen without the claim are served."""
+@pytest.mark.parametrize(("lane", "key"), [("seat", None), ("dealer", None), ("stage", None), ("stage", "wrong"),
+                                           ("stage", "another show's")])
+def test_a_screen_that_claims_a_players_lane_is_refused(crowded, lane, key):
+    """A laptop that says lane=seat (or dealer, or stage without the projector link's key of this
+    show) goes past the line, and behind nginx it would land on the players' process
+    (deploy/nginx/referee.conf); its projector namespace is refused with the reason in Korean and
+    English, on that connection also after a phone's namespace got in on it, while the phone's
+    namespace and a screen without the claim are served."""
     show, _table, links = new_table(crowded)
+    if key == "another show's":
+        key = parse_qs(urlsplit(crowded.snapshot(new_table(crowded)[0])["projector"]).query)["stage"][0]
     held = [begun_handshake(crowded) for _ in range(2)]  # the line is full: only a lane gets past
     ws = websocket.create_connection(
         f"ws://127.0.0.1:{crowded.port}/socket.io/?EIO=4&transport=websocket&lane={lane}", timeout=10)
     try:
         assert ws.recv().startswith("0")
-        ws.send("40/public," + json.dumps({"show": show}))
+        ws.send("40/public," + json.dumps({"show": show} if key is None else {"show": show, "stage": key}))
         refusal = ws.recv()
         assert refusal.startswith("44/public,"), refusal
         reason = json.loads(refusal[len("44/public,"):])["data"]  # what the page's client hands to connect_error

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 import uuid
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import requests
@@ -307,6 +308,34 @@ def test_the_reveal_hold_keeps_boxes_off_the_projector_until_released(server, br
     opened = public.wait_for(lambda e, p: e == "view" and p["table"]["state"]["opened"])
     assert opened["table"]["state"]["opened"][0]["boxes"] == [[20], [5]]
     public.close()
+
+
+def test_the_projector_link_opens_the_rooms_projector_in_its_own_lane(server, browser):
+    """The console's "Projector" opens the display page with the show's key (the dealer snapshot's
+    `projector`): the page connects in the stage lane and follows the show; the same page without
+    the key, or with a wrong one, is an audience screen (no key in its page)."""
+    show = new_show(server, NAMES[:2])
+    server.ok("create_table", show=show, game="tricky_coin", players=NAMES[:2])
+    page = console_page(server, browser, show)
+    with page.context.expect_page() as opened:
+        page.click("#projector-link")
+    projector = opened.value
+    projector.wait_for_selector("#conn[data-state='online']")
+    key = parse_qs(urlsplit(server.snapshot(show)["projector"]).query)["stage"][0]
+    assert parse_qs(urlsplit(projector.url).query)["stage"] == [key]
+    assert projector.locator("#display").get_attribute("data-stage") == key
+    lanes = []
+    projector.on("websocket", lambda ws: lanes.append(parse_qs(urlsplit(ws.url).query).get("lane")))
+    projector.reload()
+    projector.wait_for_selector("#conn[data-state='online']")
+    assert lanes == [["stage"]], lanes
+    for url in (f"{server.url}/display/{show}", f"{server.url}/display/{show}?stage=x{key[1:]}"):
+        projector.goto(url)
+        projector.wait_for_selector("#conn[data-state='online']")
+        assert projector.locator("#display").get_attribute("data-stage") == ""
+    assert lanes == [["stage"], ["public"], ["public"]], lanes
+    projector.close()
+    page.close()
 
 
 def test_rehearsal_bots_play_chosen_seats_and_the_log_marks_them(server, browser):

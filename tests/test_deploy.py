@@ -1,7 +1,8 @@
 """deploy/nginx/referee.conf in front of two server processes on one Redis, with a real nginx:
-pages, the API, WebSocket and long-polling clients all work through it, a phone and the
-projector on different transports see each other, each on its lane's process (the players' and
-the audience's), and with the players' process stopped its phones are served by the other."""
+pages, the API, WebSocket and long-polling clients all work through it, a phone, the room's
+projector and an audience screen on different transports see each other, each on its lane's
+process (the players' and the audience's), and with the players' process stopped its phones are
+served by the other."""
 
 from __future__ import annotations
 
@@ -104,6 +105,9 @@ def test_through_nginx_websocket_and_polling_clients_see_each_other(proxied):
     api("start", show=show, table=table)
     links = https.get(f"{url}/api/shows/{show}", headers=headers, timeout=30).json()["snapshot"]["links"]
     assert https.get(f"{url}/display/{show}", timeout=10).status_code == 200
+    stage = urlsplit(https.get(f"{url}/api/shows/{show}", headers=headers, timeout=30).json()["snapshot"]["projector"])
+    key = parse_qs(stage.query)["stage"][0]
+    assert https.get(f"{url}{stage.path}?{stage.query}", timeout=10).status_code == 200  # the room's projector
     assert https.get(f"{url}/static/vendor/socket.io.min.js", timeout=10).status_code == 200
     # The card's link becomes a Secure cookie (the server knows it is behind HTTPS).
     entered = https.get(f"{url}/p/{links[1]['token']}", allow_redirects=False, timeout=10)
@@ -115,24 +119,29 @@ def test_through_nginx_websocket_and_polling_clients_see_each_other(proxied):
     phone = Client(url + "?lane=seat", "/seat", {"token": links[0]["token"]}, http_session=https)  # WebSocket
     projector = Client(url + "?lane=public", "/public", {"show": show}, transports=("polling",),
                        http_session=https)  # sticky
+    room = Client(url + "?lane=stage", "/public", {"show": show, "stage": key}, http_session=https)
     try:
         ack = phone.call("submit", {"table": table, "move": {"type": "put_coin", "coin": 10}, "sid": "n1"})
         assert ack["ok"], ack
-        seen = projector.wait_for(lambda e, p: e == "view" and p["version"] >= ack["ack"]["version"])
-        assert seen["table"]["state"]["seats"][0]["box_count"] == 1
+        for screen in (projector, room):
+            seen = screen.wait_for(lambda e, p: e == "view" and p["version"] >= ack["ack"]["version"])
+            assert seen["table"]["state"]["seats"][0]["box_count"] == 1
     finally:
         phone.close()
         projector.close()
+        room.close()
     log = (Path(str(servers[0].data_dir)) / f"server-{servers[0].port}.log").read_text()
     assert "Traceback" not in log
     access = (base / "referee-access.log").read_text()
     assert "/p/[token]" in access
     assert all(link["token"] not in access for link in links), "a phone token in nginx's access log"
+    assert key not in access and "stage=[key]" in access, "the projector link's key in nginx's access log"
 
-    # Each lane's process, by the upstream address nginx logged: the phone's socket, the API, the
-    # phone's and console's pages on the players'; the projector's socket and page on the audience's.
+    # Each lane's process, by the upstream address nginx logged: the phone's socket, the room's
+    # projector's (stage), the API, the phone's and console's pages on the players'; an audience
+    # screen's socket, the display page and the static files on the audience's.
     players, audience = (f"127.0.0.1:{server.port}" for server in servers)
-    assert served(access, "seat") == {players} and served(access, "public") == {audience}
+    assert served(access, "seat") == served(access, "stage") == {players} and served(access, "public") == {audience}
     assert served(access, "/api/") == served(access, "/p/") == served(access, "/healthz") == {players}
     assert served(access, "/display/") == served(access, "/static/") == {audience}
 

@@ -331,7 +331,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         if staff is None or not shows.exists(show) or not staff.may(show):
             # Only a real show's id goes back into a URL (never raw input into a header).
             return redirect(f"/console/login?show={show}" if shows.exists(show) else "/console/login")
-        return render_template("console.html", show=shows.info(show))
+        return render_template("console.html", show=shows.info(show), projector=service.projector_path(show))
 
     @app.route("/p/<token>", methods=["GET", "POST"])
     def phone_link(token: str) -> Response:
@@ -387,7 +387,11 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     def display(show: str) -> Any:
         if not service.show_exists(show):
             abort(404)
-        return render_template("display.html", show=show, overlay=request.args.get("overlay") == "1")
+        # The console's projector link (stage key): the page connects in the stage lane; any
+        # other key is ignored, and the page is an audience screen like any other.
+        stage = request.args.get("stage")
+        return render_template("display.html", show=show, overlay=request.args.get("overlay") == "1",
+                               stage=stage if shows.is_stage_key(show, stage) else "")
 
     @app.get("/display/<show>/join.svg")
     def join_qr(show: str) -> Response:
@@ -527,12 +531,17 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     @sio.on("connect", namespace="/public")
     @admitted
     def public_connect(auth: Any = None) -> None:
-        if request.args.get("lane") in Admission.LANES:  # a screen may not take a player's lane (nginx's, the line's)
-            raise refusal(RuleError("auth/wrong_lane", "관객 화면은 플레이어·딜러 통로로 연결할 수 없습니다",
-                                    "An audience screen cannot connect in the players' or dealer's lane"))
-        show = connect_auth(auth).get("show") or request.args.get("show")
+        auth = connect_auth(auth)
+        show = auth.get("show") or request.args.get("show")
         if not service.show_exists(show):
             raise refusal(RuleError("show/no_show", "없는 쇼입니다", "No such show"))
+        # A lane past the line (and behind nginx, to the players' process) is the room's projector's
+        # with the console's link only, never a player's or the dealer's (web.Admission).
+        lane = request.args.get("lane")
+        if lane in Admission.LANES and not (lane == "stage" and shows.is_stage_key(show, auth.get("stage"))):
+            raise refusal(RuleError("auth/wrong_lane", "이 화면은 그 통로로 연결할 수 없습니다. 프로젝터는 콘솔의 프로젝터 링크로 여세요",
+                                    "This screen cannot connect in that lane; open the projector from the console's "
+                                    "Projector link"))
         join_room(public_room(show))
         welcome("/public", service.audience_snapshot(show))
 

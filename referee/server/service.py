@@ -563,6 +563,10 @@ class Service:
                  "url": f"{self.base_url()}/p/{issued.token}", "version": issued.link.version}
                 for name, issued in zip(self.shows.roster(show), self.shows.current_links(show), strict=True)]
 
+    def projector_path(self, show: str) -> str:
+        """The show's own projector page (the console's "Projector"), in the stage lane."""
+        return f"/display/{show}?stage={self.shows.stage_key(show)}"
+
     def dealer_snapshot(self, show: str, moment: Moment | None = None) -> dict[str, Any]:
         moment = moment or Moment(self, show)
         tables = []
@@ -573,7 +577,7 @@ class Service:
             tables.append({"view": view, "log": log, "sheets": sheets_of(view), "held": moment.held(table_id),
                            "bots": bots.get(table_id, [])})
         return {"show": moment.info, "tables": tables, "links": self.links(show), "games": _games_menu(self.games),
-                "presence": moment.devices}
+                "presence": moment.devices, "projector": f"{self.base_url()}{self.projector_path(show)}"}
 
     def presence(self, show: str, count: int) -> list[int]:
         """How many phones of each player are connected now (any process)."""

@@ -147,6 +147,16 @@ class Shows:
     def _derive(self, label: str, link: PlayerLink) -> bytes:
         return hmac.new(self.key, f"{label}:{link.show}:{link.player}:{link.version}".encode(), "sha256").digest()
 
+    def stage_key(self, show: str) -> str:
+        """The key of a show's own projector link (the console's "Projector"): it lets that screen
+        connect in the stage lane, past the audience's line and, behind nginx, on the players'
+        process (deploy/nginx/referee.conf), so the room's projector is not held up by a crowd of
+        audience screens. It opens nothing the audience may not see."""
+        return base64.urlsafe_b64encode(hmac.new(self.key, f"stage:{show}".encode(), "sha256").digest()[:12]).decode()
+
+    def is_stage_key(self, show: str, given: Any) -> bool:
+        return isinstance(given, str) and hmac.compare_digest(self.stage_key(show).encode(), given.encode())
+
     def credentials(self, link: PlayerLink) -> tuple[str, str]:
         """The token and the short code of a link (the same every time they are asked for)."""
         token = base64.urlsafe_b64encode(self._derive("token", link)[:18]).decode()

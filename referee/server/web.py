@@ -100,12 +100,13 @@ class Admission:
     websocket has closed, or for `hold` seconds at most (a client that never finishes its
     handshake). So handshakes begun and never finished on purpose can delay a reconnecting
     screen (by the line ahead of it over `slots` per `hold`), never a phone's move nor a screen
-    already connected (docs/security.md). Phones and consoles do not wait: their pages say so in
-    the handshake's query (``lane=seat``, ``lane=dealer``). A client that claims a lane it is
-    not only skips the line; what it may see is decided by its namespace's credentials."""
+    already connected (docs/security.md). Phones, consoles and the room's projector do not wait:
+    their pages say so in the handshake's query (``lane=seat``, ``lane=dealer``, ``lane=stage``).
+    A client that claims a lane it is not only skips the line; what it may see is decided by its
+    namespace's credentials (a projector's claim is refused without the key of its link)."""
 
     LEASE = "referee.admission"
-    LANES = ("seat", "dealer")  # never wait: a player's move, the dealer's command
+    LANES = ("seat", "dealer", "stage")  # never wait: a player's move, the dealer's command, the room's projector
 
     def __init__(self, app: Callable[..., Any], slots: int, hold: float = 1.0, path: str = "/socket.io/",
                  clock: Callable[[], float] = time.monotonic) -> None:

@@ -18,9 +18,10 @@
     let ended = false;  // the server refused or revoked this page: no "reconnecting" any more
     const socket = io(namespace, {
       auth: options.auth || {},
-      // Phones and consoles skip the line of a crowd of screens connecting at once (the
-      // server's web.Admission); the audience waits its turn.
-      query: { lane: namespace.slice(1) },
+      // Phones, consoles and the room's projector (options.lane "stage") skip the line of a crowd
+      // of screens connecting at once (the server's web.Admission); the audience waits its turn.
+      // Behind nginx the lane also picks the process (deploy/nginx/referee.conf).
+      query: { lane: options.lane || namespace.slice(1) },
       transports: ["websocket", "polling"],
       reconnectionDelayMax: 3000,
     });
