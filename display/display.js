@@ -339,16 +339,24 @@
   // a whole one; `receive`: as the socket brings it).
   window.Display = { render: render, receive: receive };
 
-  document.addEventListener("DOMContentLoaded", function () {
-    const root = $("display");
-    const show = root.dataset.show;
-    const stage = root.dataset.stage;  // the console's projector link: the stage lane
+  // `stage`: the key of the console's projector link (the stage lane, past a crowd of screens).
+  // A key the server no longer takes (a new secret while the page was open) leaves the page an
+  // audience screen, still showing the show, rather than a dark one.
+  function connect(show, stage) {
     live = Live.connect("/public", {
       auth: stage ? { show: show, stage: stage } : { show: show },
       lane: stage ? "stage" : null,
       keyOf: function (p) { return p.table ? p.table.table : null; },
       onSnapshot: receive,
+      onRefused: function (error) {
+        if (stage && error.code === "auth/wrong_lane") { live.end("offline"); connect(show, null); }
+      },
     });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    const root = $("display");
+    connect(root.dataset.show, root.dataset.stage);
     document.addEventListener("keydown", keys);
     document.addEventListener("pointerdown", function () { if (Sound.armed) Sound.arm(); });
     if (new URLSearchParams(location.search).get("sound") === "1") Sound.arm();

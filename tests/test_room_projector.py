@@ -14,6 +14,7 @@ import random
 import uuid
 from io import BytesIO
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from PIL import Image
@@ -309,6 +310,32 @@ def test_join_screen_then_a_match_with_clock_sound_correction_and_close(server, 
     assert not projector.locator(".display-foot").is_visible()
     assert projector.locator("#clock").is_hidden()
     assert not projector.errors, projector.errors
+
+
+def test_a_projector_whose_link_key_stopped_working_goes_on_as_an_audience_screen(tmp_path, browser):
+    """The room's projector, opened from the console's link (stage lane): the server comes back
+    with another secret key (so the page's key is refused when it reconnects). The page goes on
+    in the audience's lane and still shows the moves, instead of going dark."""
+    live = LiveServer(tmp_path, env={"REFEREE_SECRET_KEY": "a" * 64}).start()
+    try:
+        show, table = coin_match(live, seed=3)
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        lanes: list[str | None] = []
+        page.on("websocket", lambda ws: lanes.append(parse_qs(urlsplit(ws.url).query).get("lane", [None])[0]))
+        page.goto(live.snapshot(show)["projector"])
+        page.wait_for_selector("#conn[data-state='online']")
+        live.env["REFEREE_SECRET_KEY"] = "b" * 64
+        live.restart()
+        coin_moves(live, show, table, 0, {"type": "put_coin", "coin": 5})
+        page.wait_for_selector(".sealed:text('1/2')", timeout=20_000)
+        page.wait_for_selector("#conn[data-state='online']")
+        assert lanes[0] == "stage" and lanes[-1] == "public", lanes
+        assert not errors, errors
+        page.close()
+    finally:
+        live.stop()
 
 
 def test_every_rounds_box_opening_is_a_moment_on_the_projector(server, browser):
