@@ -186,6 +186,15 @@
     }));
   }
 
+  // Whose card, at which show, game and seat (also on an ended page, in the language chosen).
+  function head(snap) {
+    $("player").textContent = snap.player;
+    const where = [snap.show.name];
+    if (snap.table) where.push(tr(snap.table.title));
+    if (snap.seat != null) where.push(tr(seatLabel(snap.seat)));
+    $("where").textContent = where.join(" · ");
+  }
+
   function render() {
     if (ended || !snapshot) return;
     const snap = snapshot;
@@ -197,11 +206,7 @@
       return;
     }
     switcher();
-    $("player").textContent = snap.player;
-    const where = [snap.show.name];
-    if (view) where.push(tr(view.title));
-    if (snap.seat != null) where.push(tr(seatLabel(snap.seat)));
-    $("where").textContent = where.join(" · ");
+    head(snap);
     Live.showClock($("clock"), view && view.clock);
     notices(view);
 
@@ -384,6 +389,10 @@
       live.end("revoked");
     });
     live.socket.on("devices", function (payload) { devices(payload && payload.count); });
-    I18N.onChange(function () { if (snapshot) render(); if (shownError) showError(shownError); if (!$("devices").hidden) devices(Number($("devices").dataset.count)); });
+    I18N.onChange(function () {
+      if (snapshot) { if (ended) head(snapshot); else render(); }
+      if (shownError) showError(shownError);
+      if (!$("devices").hidden) devices(Number($("devices").dataset.count));
+    });
   });
 })();

@@ -356,6 +356,7 @@ def test_a_card_re_issued_while_the_phone_was_away_says_so_when_it_comes_back(se
     assert phone.locator("#holdings, #decision").evaluate_all("els => els.every(e => !e.children.length)")
     phone.click("#lang-switch")
     phone.wait_for_selector("#error:has-text('re-issued')")
+    assert phone.locator("#where").inner_text().endswith("Tricky Coin · Seat 1"), phone.locator("#where").inner_text()
     phone.wait_for_timeout(3500)  # past the client's longest reconnection delay: it stays refused
     assert phone.locator("#conn").get_attribute("data-state") == "refused"
     phone.screenshot(path=str(ARTIFACTS / "room-phone-refused-after-away.png"))
