@@ -37,6 +37,7 @@ from .live import (
     audience_version,
     dealer_view,
     game_table,
+    keys,
     open_pages,
     owed,
     stream_ends,
@@ -82,14 +83,6 @@ def pick(decisions: list[dict[str, Any]], rnd: random.Random) -> dict[str, Any]:
 
 
 # -- the secrets ------------------------------------------------------------------------------------
-
-
-def keys(value: Any) -> set[str]:
-    if isinstance(value, dict):
-        return set(value) | {k for v in value.values() for k in keys(v)}
-    if isinstance(value, list):
-        return {k for v in value for k in keys(v)}
-    return set()
 
 
 def assert_no_secret(view: dict[str, Any], dealer: dict[str, Any], audience: Audience, where: str) -> None:

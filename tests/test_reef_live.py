@@ -36,6 +36,7 @@ from .live import (
     audience_version,
     dealer_view,
     game_table,
+    keys,
     open_pages,
     owed,
     stream_ends,
@@ -79,14 +80,6 @@ def pick_turn(decisions: list[dict[str, Any]], rnd: random.Random) -> dict[str, 
 
 
 # -- the secrets ------------------------------------------------------------------------------------
-
-
-def keys(value: Any) -> set[str]:
-    if isinstance(value, dict):
-        return set(value) | {k for v in value.values() for k in keys(v)}
-    if isinstance(value, list):
-        return {k for v in value for k in keys(v)}
-    return set()
 
 
 def cards_named(value: Any) -> set[int]:
