@@ -3,11 +3,11 @@
 (the venue's Wi-Fi blinks) while a phone keeps submitting.
 
 One ``referee serve`` (its own embedded Redis, fsync on every write) with a Tricky Coin table,
-two phones, a measuring projector and ``--clients`` extra projectors in worker processes (the
-machinery of bench/submit_to_projector.py, imported). With ``--split``, two processes on one
-Redis as deploy/nginx/referee.conf lays them out: the phones and the measuring projector (the
-room's, opened from the console's link: the stage lane) on the players' process, the extra
-projectors (the audience's screens) on the audience's. First ``--samples`` submits on a quiet
+two phones, a measuring projector (the room's, opened from the console's link: the stage lane)
+and ``--clients`` extra projectors (the audience's screens) in worker processes (the machinery
+of bench/submit_to_projector.py, imported). With ``--split``, two processes on one Redis as
+deploy/nginx/referee.conf lays them out: the phones and the measuring projector on the players'
+process, the extra projectors on the audience's. First ``--samples`` submits on a quiet
 server (the phone's ack, the projector's view); then every extra projector disconnects and all
 reconnect at once (``--storm-concurrency`` connects in flight per worker) while the phones go
 on submitting (back to back, or one every ``--pace`` seconds). Prints how long until all were
@@ -122,14 +122,12 @@ async def run(args: argparse.Namespace) -> int:
             await asyncio.to_thread(server.api, "add_player", show=show, name=name)
         match = stp.Match(server, show, random.Random(args.seed))
         table, version = await match.new_table()
-        links = (await asyncio.to_thread(server.snapshot, show))["links"]
-        if args.split:  # the room's projector, opened from the console's link: the stage lane, on the players' process
-            stage = parse_qs(urlsplit((await asyncio.to_thread(server.snapshot, show))["projector"]).query)["stage"][0]
-            projector = await stp.Recorder("/public").connect(server.url + "?lane=stage", {"show": show, "stage": stage})
-        else:
-            projector = await stp.Recorder("/public").connect(server.url, {"show": show})
+        snapshot = await asyncio.to_thread(server.snapshot, show)
+        # The room's projector, opened from the console's link: the stage lane, with the phones.
+        stage = parse_qs(urlsplit(snapshot["projector"]).query)["stage"][0]
+        projector = await stp.Recorder("/public").connect(server.url + "?lane=stage", {"show": show, "stage": stage})
         phones = [await stp.Recorder("/seat").connect(server.url + "?lane=seat", {"token": link["token"]})
-                  for link in links]
+                  for link in snapshot["links"]]
         recorders += [projector, *phones]
         nworkers = max(1, -(-args.clients // 500))
         pin(False)
@@ -142,7 +140,8 @@ async def run(args: argparse.Namespace) -> int:
         for w in workers:
             await w.send({"cmd": "go"})
         hello = [await w.read(600) for w in workers]
-        print(f"server pid{'s' if args.split else ''} {', '.join(f'{x.name} {x.pid}' for x in servers)}: {sum(h['connected'] for h in hello)}/{args.clients} extra projectors "
+        pids = ", ".join(f"{x.name} {x.pid}" for x in servers)
+        print(f"server pids {pids}: {sum(h['connected'] for h in hello)}/{args.clients} extra projectors "
               f"connected ({nworkers} workers, 25 in flight each)", flush=True)
         await stp.sync_all(table, version, projector, phones, workers)
 

@@ -277,15 +277,6 @@ def stream_ends(log: dict[str, Any], audiences: list[Any]) -> dict[Any, dict[int
     return out
 
 
-def keys(value: Any) -> set[str]:
-    """Every key of every object inside a JSON value (to look for a secret field anywhere)."""
-    if isinstance(value, dict):
-        return set(value) | {k for v in value.values() for k in keys(v)}
-    if isinstance(value, list):
-        return {k for v in value for k in keys(v)}
-    return set()
-
-
 def strings(value: Any) -> list[str]:
     """Every string inside a JSON value (to look for a secret's name anywhere in a payload)."""
     if isinstance(value, str):

@@ -37,13 +37,13 @@ from .live import (
     audience_version,
     dealer_view,
     game_table,
-    keys,
     open_pages,
     owed,
     stream_ends,
     views_at,
     wait_until,
 )
+from .playout import keys
 
 NAMES = ["나비", "까미", "치즈", "두부"]
 DEALER_KEYS = {"secret", "panel", "sheets"}

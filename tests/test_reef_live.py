@@ -36,13 +36,13 @@ from .live import (
     audience_version,
     dealer_view,
     game_table,
-    keys,
     open_pages,
     owed,
     stream_ends,
     views_at,
     wait_until,
 )
+from .playout import keys
 
 NAMES = ["한결", "누리", "보람", "새봄"]
 DEALER_KEYS = {"deck_order", "panel", "sheets"}

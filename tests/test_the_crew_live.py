@@ -40,7 +40,6 @@ from .live import (
     audience_version,
     dealer_view,
     game_table,
-    keys,
     open_pages,
     owed,
     stream_ends,
@@ -48,6 +47,7 @@ from .live import (
     views_at,
     wait_until,
 )
+from .playout import keys
 
 NAMES = ["가온", "나린", "다인", "라희", "마루"]
 MISSION = 25

@@ -41,6 +41,7 @@ from .live import (
     views_at,
     wait_until,
 )
+from .playout import keys
 
 NAMES = ["가람", "나래", "다솜", "라온"]
 BRIDGES = ("AB", "AC", "AD", "BC", "BD", "CD")
@@ -107,7 +108,7 @@ def assert_no_secret(view: dict[str, Any], dealer: dict[str, Any], audience: Aud
     shown = state["revealed_round"]
     over = state["step"] == "over"
     # (At the end `final` shows both endpoints' shares "by_seat": everything is public then.)
-    hidden = _keys({k: v for k, v in state.items() if k != "final"}) & DEALER_KEYS
+    hidden = keys({k: v for k, v in state.items() if k != "final"}) & DEALER_KEYS
     assert not hidden, f"{where}: dealer keys {hidden}"
     for entry in state["seats"]:
         if not audience.sees_seat(entry["seat"]):
@@ -143,14 +144,6 @@ def assert_no_secret(view: dict[str, Any], dealer: dict[str, Any], audience: Aud
                 known = placed_on(truth, b, audience.seat)
             assert mine["known"] == known, f"{where}: bridge {b} known as {mine['known']}, not {known}"
             assert mine["mine"] == placed_on(truth, b, audience.seat), where
-
-
-def _keys(value: Any) -> set[str]:
-    if isinstance(value, dict):
-        return set(value) | {k for v in value.values() for k in _keys(v)}
-    if isinstance(value, list):
-        return {k for v in value for k in _keys(v)}
-    return set()
 
 
 # -- 1. a whole match over the sockets ----------------------------------------------------------------

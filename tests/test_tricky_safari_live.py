@@ -42,7 +42,6 @@ from .live import (
     audience_version,
     dealer_view,
     game_table,
-    keys,
     open_pages,
     owed,
     stream_ends,
@@ -50,6 +49,7 @@ from .live import (
     views_at,
     wait_until,
 )
+from .playout import keys
 
 NAMES = ["김민준", "이서연", "박지호", "최유나", "정하준"]
 ANIMALS = ("elephant", "rhino", "lion", "leopard", "zebra")

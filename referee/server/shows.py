@@ -144,23 +144,25 @@ class Shows:
             return True
         return False
 
-    def _derive(self, label: str, link: PlayerLink) -> bytes:
-        return hmac.new(self.key, f"{label}:{link.show}:{link.player}:{link.version}".encode(), "sha256").digest()
+    def _derive(self, *parts: Any) -> bytes:
+        """An HMAC of `parts` (joined by ":") under the server's secret: what no seat can work out."""
+        return hmac.new(self.key, ":".join(map(str, parts)).encode(), "sha256").digest()
 
     def stage_key(self, show: str) -> str:
         """The key of a show's own projector link (the console's "Projector"): it lets that screen
         connect in the stage lane, past the audience's line and, behind nginx, on the players'
         process (deploy/nginx/referee.conf), so the room's projector is not held up by a crowd of
         audience screens. It opens nothing the audience may not see."""
-        return base64.urlsafe_b64encode(hmac.new(self.key, f"stage:{show}".encode(), "sha256").digest()[:12]).decode()
+        return base64.urlsafe_b64encode(self._derive("stage", show)[:12]).decode()
 
     def is_stage_key(self, show: str, given: Any) -> bool:
         return isinstance(given, str) and hmac.compare_digest(self.stage_key(show).encode(), given.encode())
 
     def credentials(self, link: PlayerLink) -> tuple[str, str]:
         """The token and the short code of a link (the same every time they are asked for)."""
-        token = base64.urlsafe_b64encode(self._derive("token", link)[:18]).decode()
-        raw = "".join(CODE_ALPHABET[b % len(CODE_ALPHABET)] for b in self._derive("code", link)[:8])
+        token = base64.urlsafe_b64encode(self._derive("token", link.show, link.player, link.version)[:18]).decode()
+        raw = "".join(CODE_ALPHABET[b % len(CODE_ALPHABET)]
+                      for b in self._derive("code", link.show, link.player, link.version)[:8])
         return token, f"{raw[:4]}-{raw[4:]}"
 
     # -- the server-wide staff PIN -----------------------------------------------------------------
