@@ -138,6 +138,10 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     options["client_manager"] = (SlicedRedisManager(settings.redis_url, channel=QUEUE_CHANNEL, json=SocketJSON)
                                  if settings.message_queue else SlicedRooms())
     sio = SocketIO(app, **options)
+    if settings.async_mode == "eventlet":
+        from . import outbox  # eventlet's own: imported only when serving with it
+
+        outbox.install(sio.server.eio)
     admission = Admission(app.wsgi_app, settings.admission_slots, settings.admission_hold)
     # Outermost, so Socket.IO's requests (its origin check) see the corrected address too.
     app.wsgi_app = TrustedProxies(admission, settings.trusted_proxies)

@@ -1,0 +1,165 @@
+"""Each socket's outgoing packets under eventlet (referee/server/outbox.py; issue 17): a queue as
+engineio uses it, its writers woken by one hub callback per batch instead of a timer each, its
+waits' timeouts kept by one sweep. Real eventlet green threads in this process's hub, real
+python-engineio sockets; the live servers of the other tests send every view through it."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+
+import eventlet
+import pytest
+import socketio
+from engineio import packet
+from engineio.socket import Socket
+from eventlet import hubs
+from eventlet.queue import Empty, Queue
+
+from referee.server import outbox
+from referee.server.app import Settings, create_app
+
+
+def writer(box, got: list, timeout: float = 45.0) -> None:
+    """engineio's writer: wait for a packet, then take whatever else is already there."""
+    while True:
+        try:
+            first = box.get(timeout=timeout)
+        except Empty:
+            got.append("timeout")
+            return
+        box.task_done()
+        got.append(first)
+        while True:
+            try:
+                got.append(box.get(block=False))
+                box.task_done()
+            except Empty:
+                break
+        if got[-1] is None:
+            return
+
+
+def settle(rounds: int = 20) -> None:
+    for _ in range(rounds):
+        eventlet.sleep(0)
+
+
+@pytest.mark.parametrize("count", [1, 300])
+def test_a_fan_out_wakes_every_waiting_writer_with_one_callback_and_keeps_the_order(count):
+    wakeups = outbox.Wakeups()
+    boxes = [outbox.Outbox(wakeups) for _ in range(count)]
+    got = [[] for _ in boxes]
+    threads = [eventlet.spawn(writer, box, seen) for box, seen in zip(boxes, got)]
+    settle()
+    assert all(box.readers for box in boxes)  # every writer waits
+    hub = hubs.get_hub()
+    before = len(hub.next_timers)
+    for n in range(3):
+        for box in boxes:
+            box.put(n)
+    assert len(hub.next_timers) - before == 1  # eventlet's Queue: one timer per socket (below)
+    settle()
+    assert got == [[0, 1, 2]] * count
+    for box in boxes:
+        box.put(None)
+    for thread in threads:
+        thread.wait()
+    assert got == [[0, 1, 2, None]] * count
+    assert all(box.unfinished == 0 and not box.readers for box in boxes)
+
+
+def test_eventlets_own_queue_schedules_a_timer_per_socket():
+    """What the Outbox replaces: the same fan-out through eventlet's Queue."""
+    queues = [Queue() for _ in range(50)]
+    got = [[] for _ in queues]
+    threads = [eventlet.spawn(writer, q, seen) for q, seen in zip(queues, got)]
+    settle()
+    hub = hubs.get_hub()
+    before = len(hub.next_timers)
+    for q in queues:
+        q.put("x")
+    assert len(hub.next_timers) - before == 50
+    for q in queues:
+        q.put(None)
+    for thread in threads:
+        thread.wait()
+    assert got == [["x", None]] * 50
+
+
+def test_a_wait_ends_empty_after_its_timeout_and_a_later_packet_is_kept():
+    wakeups = outbox.Wakeups()
+    wakeups.SWEEP = 0.05
+    box = outbox.Outbox(wakeups)
+    untimed = outbox.Outbox(wakeups)
+    got: list = []
+    forever: list = []
+    eventlet.spawn(writer, untimed, forever, None)
+    start = time.monotonic()
+    eventlet.spawn(writer, box, got, 0.2).wait()
+    waited = time.monotonic() - start
+    assert got == ["timeout"] and 0.2 <= waited < 2.0, waited
+    assert not box.readers and not wakeups.deadlines.get(box)
+    with pytest.raises(Empty):
+        box.get(block=False)
+    box.put("late")
+    assert box.get(block=False) == "late"
+    eventlet.sleep(0.3)
+    assert forever == [] and untimed.readers  # no timeout: still waiting
+    untimed.put(None)
+    settle()
+    assert forever == [None] and not wakeups.deadlines
+
+
+def test_two_readers_take_one_packet_each():
+    """engineio's long-polling request and, during an upgrade, its websocket writer."""
+    wakeups = outbox.Wakeups()
+    box = outbox.Outbox(wakeups)
+    taken: list = []
+    readers = [eventlet.spawn(lambda: taken.append(box.get(timeout=45))) for _ in range(2)]
+    settle()
+    box.put("a")
+    box.put("b")
+    for reader in readers:
+        reader.wait()
+    assert sorted(taken) == ["a", "b"] and not box.readers and not wakeups.deadlines
+
+
+def test_join_waits_until_every_packet_is_done():
+    box = outbox.Outbox(outbox.Wakeups())
+    box.put("a")
+    box.put("b")
+    joined: list = []
+    eventlet.spawn(lambda: (box.join(), joined.append(True)))
+    settle()
+    assert box.get() == "a"
+    box.task_done()
+    settle()
+    assert joined == []
+    assert box.get() == "b"
+    box.task_done()
+    settle()
+    assert joined == [True]
+    box.join()  # nothing left: returns at once
+
+
+def test_engineios_sockets_get_outboxes_and_send_through_them():
+    """Against the installed python-engineio: its socket makes its queue with create_queue, and a
+    packet sent to it comes out of its poll (the long-polling transport's wait), a ping too."""
+    server = socketio.Server(async_mode="eventlet")
+    outbox.install(server.eio)
+    sock = Socket(server.eio, "sid-1")
+    assert isinstance(sock.queue, outbox.Outbox)
+    polled: list = []
+    poller = eventlet.spawn(lambda: polled.extend(sock.poll()))
+    settle()
+    sock.send(packet.Packet(packet.MESSAGE, data="hello"))
+    sock.send(packet.Packet(packet.PING))
+    poller.wait()
+    assert [(p.packet_type, p.data) for p in polled] == [(packet.MESSAGE, "hello"), (packet.PING, None)]
+
+
+def test_the_server_installs_outboxes_under_eventlet_only(redis_server):
+    for mode, installed in (("eventlet", True), ("threading", False)):
+        _app, sio = create_app(Settings(redis_url=redis_server.url, data_dir=tempfile.mkdtemp(), async_mode=mode))
+        assert isinstance(sio.server.eio.create_queue(), outbox.Outbox) is installed, mode
