@@ -50,7 +50,7 @@ def test_a_fan_out_wakes_every_waiting_writer_with_one_callback_and_keeps_the_or
     wakeups = outbox.Wakeups()
     boxes = [outbox.Outbox(wakeups) for _ in range(count)]
     got = [[] for _ in boxes]
-    threads = [eventlet.spawn(writer, box, seen) for box, seen in zip(boxes, got)]
+    threads = [eventlet.spawn(writer, box, seen) for box, seen in zip(boxes, got, strict=True)]
     settle()
     assert all(box.readers for box in boxes)  # every writer waits
     hub = hubs.get_hub()
@@ -73,7 +73,7 @@ def test_eventlets_own_queue_schedules_a_timer_per_socket():
     """What the Outbox replaces: the same fan-out through eventlet's Queue."""
     queues = [Queue() for _ in range(50)]
     got = [[] for _ in queues]
-    threads = [eventlet.spawn(writer, q, seen) for q, seen in zip(queues, got)]
+    threads = [eventlet.spawn(writer, q, seen) for q, seen in zip(queues, got, strict=True)]
     settle()
     hub = hubs.get_hub()
     before = len(hub.next_timers)
