@@ -111,6 +111,23 @@ def test_a_wait_ends_empty_after_its_timeout_and_a_later_packet_is_kept():
     assert forever == [None] and not wakeups.deadlines
 
 
+def test_a_packet_that_comes_with_the_timeout_is_taken():
+    """The sweep ends a wait whose deadline passed just as a packet was put (its wake-up still to
+    run): the reader takes the packet instead of ending its wait empty."""
+    wakeups = outbox.Wakeups()
+    wakeups.SWEEP = 3600.0  # no sweep of its own during the test
+    box = outbox.Outbox(wakeups)
+    got: list = []
+    eventlet.spawn(writer, box, got, 0.001)
+    settle()
+    time.sleep(0.01)  # the deadline passes
+    hubs.get_hub().schedule_call_global(0, wakeups.sweep)  # runs before the wake-up put schedules
+    box.put("x")
+    box.put(None)
+    settle()
+    assert got == ["x", None]
+
+
 def test_two_readers_take_one_packet_each():
     """engineio's long-polling request and, during an upgrade, its websocket writer."""
     wakeups = outbox.Wakeups()

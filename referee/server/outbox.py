@@ -121,7 +121,12 @@ class Outbox:
                 while not self.items:
                     if deadline is not None:
                         self.wakeups.expire_at(reader, deadline)
-                    hubs.get_hub().switch()
+                    try:
+                        hubs.get_hub().switch()
+                    except Empty:
+                        if not self.items:
+                            raise
+                        # a packet came with the timeout: it is taken, not dropped with the wait
             finally:
                 self.readers.remove(reader)
                 self.wakeups.deadlines.pop(reader, None)
