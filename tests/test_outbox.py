@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import tempfile
 import time
+import uuid
 
 import eventlet
 import pytest
@@ -18,6 +19,8 @@ from eventlet.queue import Empty, Queue
 
 from referee.server import outbox
 from referee.server.app import Settings, create_app
+
+from .live import Client, LiveServer, game_table
 
 
 def writer(box, got: list, timeout: float = 45.0) -> None:
@@ -180,3 +183,34 @@ def test_the_server_installs_outboxes_under_eventlet_only(redis_server):
     for mode, installed in (("eventlet", True), ("threading", False)):
         _app, sio = create_app(Settings(redis_url=redis_server.url, data_dir=tempfile.mkdtemp(), async_mode=mode))
         assert isinstance(sio.server.eio.create_queue(), outbox.Outbox) is installed, mode
+
+
+def test_screens_on_websocket_and_on_long_polling_get_every_view_in_order(tmp_path):
+    """A live server (eventlet, so Outboxes): websocket screens wait in their writers, long-polling
+    ones in their GET requests; each ends on the newest view, having seen none twice or out of
+    order."""
+    live = LiveServer(tmp_path).start()
+    screens: list[Client] = []
+    try:
+        show, table, _links = game_table(live, "tricky_coin", ["가", "나"], seed=5)
+        live.ok("start", show=show, table=table)
+        kinds = ["websocket"] * 3 + ["polling"] * 3
+        for kind in kinds:
+            screens.append(Client(live.url, "/public", {"show": show}, transports=(kind,)))
+        for screen in screens:
+            screen.wait_for(lambda e, p: e == "view")
+        versions = []
+        for seat, move in ((0, {"type": "put_coin", "coin": 5}), (1, {"type": "put_coin", "coin": 10}),
+                           (0, {"type": "choose_token", "token": "GO"}), (1, {"type": "choose_token", "token": "STOP"})):
+            versions.append(live.ok("move", show=show, table=table, seat=seat, sid=uuid.uuid4().hex,
+                                    move=move)["ack"]["version"])
+        for screen, kind in zip(screens, kinds, strict=True):
+            assert screen.sio.transport() == kind
+            screen.wait_for(lambda e, p: e == "view" and p["version"] == versions[-1])
+            with screen.lock:
+                seen = [p["version"] for e, p in screen.history if e == "view"]
+            assert seen == sorted(set(seen)) and seen[-1] == versions[-1], seen
+    finally:
+        for screen in screens:
+            screen.close()
+        live.stop()
