@@ -15,6 +15,7 @@ import time
 import uuid
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import requests
 import socketio
@@ -240,6 +241,11 @@ def game_table(server: LiveServer, game: str, players: list[str], seed: int,
                       seed=seed)["table"]
     server.ok("set_current", show=show, table=table)
     return show, table, server.snapshot(show)["links"]
+
+
+def stage_key(snapshot: dict[str, Any]) -> str:
+    """The key of the room's projector link in a dealer snapshot (`projector`)."""
+    return parse_qs(urlsplit(snapshot["projector"]).query)["stage"][0]
 
 
 def dealer_view(server: LiveServer, show: str) -> dict[str, Any]:

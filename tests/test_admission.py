@@ -10,7 +10,6 @@ import socket
 import threading
 import time
 import uuid
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import socketio
@@ -18,7 +17,7 @@ import websocket
 
 from referee.server.web import Admission
 
-from .live import PIN, Client, LiveServer, game_table
+from .live import PIN, Client, LiveServer, game_table, stage_key
 from .test_room_phone import PHONE
 
 
@@ -110,7 +109,7 @@ def test_a_screen_that_claims_a_players_lane_is_refused(crowded, lane, key):
     namespace and a screen without the claim are served."""
     show, _table, links = new_table(crowded)
     if key == "another show's":
-        key = parse_qs(urlsplit(crowded.snapshot(new_table(crowded)[0])["projector"]).query)["stage"][0]
+        key = stage_key(crowded.snapshot(new_table(crowded)[0]))
     held = [begun_handshake(crowded) for _ in range(2)]  # the line is full: only a lane gets past
     ws = websocket.create_connection(
         f"ws://127.0.0.1:{crowded.port}/socket.io/?EIO=4&transport=websocket&lane={lane}", timeout=10)

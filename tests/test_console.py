@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import requests
 
-from .live import ARTIFACTS, PIN, Client, LiveServer, wait_until
+from .live import ARTIFACTS, PIN, Client, LiveServer, stage_key, wait_until
 
 NAMES = ["김민준", "이서연", "박지호", "최수아", "정예준", "강하은", "조도윤", "윤지우", "임채원", "한지민", "오세훈", "서지수"]
 LAPTOP = {"width": 1366, "height": 768}
@@ -321,7 +321,7 @@ def test_the_projector_link_opens_the_rooms_projector_in_its_own_lane(server, br
         page.click("#projector-link")
     projector = opened.value
     projector.wait_for_selector("#conn[data-state='online']")
-    key = parse_qs(urlsplit(server.snapshot(show)["projector"]).query)["stage"][0]
+    key = stage_key(server.snapshot(show))
     assert parse_qs(urlsplit(projector.url).query)["stage"] == [key]
     assert projector.locator("#display").get_attribute("data-stage") == key
     lanes = []

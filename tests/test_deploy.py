@@ -19,7 +19,7 @@ import requests
 
 from referee.store import EmbeddedRedis
 
-from .live import Client, LiveServer, free_port
+from .live import Client, LiveServer, free_port, stage_key
 
 DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
 
@@ -105,8 +105,8 @@ def test_through_nginx_websocket_and_polling_clients_see_each_other(proxied):
     api("start", show=show, table=table)
     links = https.get(f"{url}/api/shows/{show}", headers=headers, timeout=30).json()["snapshot"]["links"]
     assert https.get(f"{url}/display/{show}", timeout=10).status_code == 200
-    stage = urlsplit(https.get(f"{url}/api/shows/{show}", headers=headers, timeout=30).json()["snapshot"]["projector"])
-    key = parse_qs(stage.query)["stage"][0]
+    snapshot = https.get(f"{url}/api/shows/{show}", headers=headers, timeout=30).json()["snapshot"]
+    stage, key = urlsplit(snapshot["projector"]), stage_key(snapshot)
     assert https.get(f"{url}{stage.path}?{stage.query}", timeout=10).status_code == 200  # the room's projector
     assert https.get(f"{url}/static/vendor/socket.io.min.js", timeout=10).status_code == 200
     # The card's link becomes a Secure cookie (the server knows it is behind HTTPS).

@@ -48,46 +48,39 @@ def settle(rounds: int = 20) -> None:
         eventlet.sleep(0)
 
 
+def fan_out(queues: list) -> tuple[int, list, list]:
+    """Three packets to each queue's waiting writer, then the end (None): the hub timers the
+    packets scheduled, what each writer had taken before the end was put, and in all."""
+    got = [[] for _ in queues]
+    threads = [eventlet.spawn(writer, q, seen) for q, seen in zip(queues, got, strict=True)]
+    settle()
+    assert all(q.getters if isinstance(q, Queue) else q.readers for q in queues)  # every writer waits
+    hub = hubs.get_hub()
+    before = len(hub.next_timers)
+    for n in range(3):
+        for q in queues:
+            q.put(n)
+    timers = len(hub.next_timers) - before
+    settle()
+    before_end = [list(seen) for seen in got]
+    for q in queues:
+        q.put(None)
+    for thread in threads:
+        thread.wait()
+    return timers, before_end, got
+
+
 @pytest.mark.parametrize("count", [1, 300])
 def test_a_fan_out_wakes_every_waiting_writer_with_one_callback_and_keeps_the_order(count):
     wakeups = outbox.Wakeups()
     boxes = [outbox.Outbox(wakeups) for _ in range(count)]
-    got = [[] for _ in boxes]
-    threads = [eventlet.spawn(writer, box, seen) for box, seen in zip(boxes, got, strict=True)]
-    settle()
-    assert all(box.readers for box in boxes)  # every writer waits
-    hub = hubs.get_hub()
-    before = len(hub.next_timers)
-    for n in range(3):
-        for box in boxes:
-            box.put(n)
-    assert len(hub.next_timers) - before == 1  # eventlet's Queue: one timer per socket (below)
-    settle()
-    assert got == [[0, 1, 2]] * count
-    for box in boxes:
-        box.put(None)
-    for thread in threads:
-        thread.wait()
-    assert got == [[0, 1, 2, None]] * count
+    assert fan_out(boxes) == (1, [[0, 1, 2]] * count, [[0, 1, 2, None]] * count)
     assert all(box.unfinished == 0 and not box.readers for box in boxes)
 
 
 def test_eventlets_own_queue_schedules_a_timer_per_socket():
     """What the Outbox replaces: the same fan-out through eventlet's Queue."""
-    queues = [Queue() for _ in range(50)]
-    got = [[] for _ in queues]
-    threads = [eventlet.spawn(writer, q, seen) for q, seen in zip(queues, got, strict=True)]
-    settle()
-    hub = hubs.get_hub()
-    before = len(hub.next_timers)
-    for q in queues:
-        q.put("x")
-    assert len(hub.next_timers) - before == 50
-    for q in queues:
-        q.put(None)
-    for thread in threads:
-        thread.wait()
-    assert got == [["x", None]] * 50
+    assert fan_out([Queue() for _ in range(50)]) == (50, [[0, 1, 2]] * 50, [[0, 1, 2, None]] * 50)
 
 
 def test_a_wait_ends_empty_after_its_timeout_and_a_later_packet_is_kept():

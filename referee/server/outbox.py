@@ -146,8 +146,7 @@ class Outbox:
             self.finished.wait()
 
 
-def install(eio: Any) -> Wakeups:
+def install(eio: Any) -> None:
     """Every socket the engineio server ``eio`` makes from now on gets an Outbox."""
     wakeups = Wakeups()
     eio.create_queue = lambda *args, **kwargs: Outbox(wakeups)
-    return wakeups
