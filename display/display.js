@@ -17,8 +17,9 @@
 //
 // Contract of display/games/<game>.js: DisplayGames[id].render(board, view, previous) draws
 // the public view into `board` and returns the moment to flash ({ko, en}, optionally with a
-// `cue`: the sound) or null; optional `settled()` returns a Promise (of a moment or null) while
-// the picture is still catching up, else null.
+// `cue`: the sound, `tone`, `lines`, `band`, `hold`: see flash) or null; optional `settled()`
+// returns a Promise (of a moment or null) while the picture is still catching up, else null;
+// optional `leave()` stops whatever the picture still has going when another table is drawn.
 (function () {
   "use strict";
   const { el, tr, both } = window.I18N;
@@ -158,16 +159,26 @@
 
   // -- moments -------------------------------------------------------------------------------
 
+  // A moment may carry, besides its words: `lines` (a few more, each {ko, en, tone}), `tone`
+  // ("bad": an elimination is no success, never green), `band` (true/false: over the header or
+  // in the middle, whatever the caller asked), `hold` (ms on screen) and `cue` (the sound).
   function flash(text, options) {
     if (!text) return;
+    const o = Object.assign({}, options || {});
+    ["band", "tone", "hold", "cue"].forEach(function (k) { if (text[k] != null) o[k] = text[k]; });
+    const lines = text.lines || [];
     const box = $("moment");
-    box.textContent = tr(text);
+    box.replaceChildren(el("div", { class: "moment-title" }, tr(text)));
+    lines.forEach(function (line) {
+      box.appendChild(el("div", { class: "moment-line" + (line.tone ? " " + line.tone : "") }, tr(line)));
+    });
     // The result of a match comes as a band over the header, never over the rankings.
-    box.className = "moment" + (options && options.band ? " band" : "");
+    box.className = "moment" + (o.band ? " band" : "") + (o.tone ? " tone-" + o.tone : "") + (lines.length ? " has-lines" : "")
+      + (tr(text).length > 14 ? " long" : "");
     box.hidden = false;
     clearTimeout(momentTimer);
-    momentTimer = setTimeout(function () { box.hidden = true; }, options && options.band ? 3000 : 3500);
-    Sound.cue(text.cue || (options && options.cue) || "reveal");
+    momentTimer = setTimeout(function () { box.hidden = true; }, o.hold || (o.band ? 3000 : 3500));
+    Sound.cue(o.cue || "reveal");
   }
 
   // -- the header: titles, the step, the count of sealed submissions, the clock ---------------
@@ -180,10 +191,13 @@
       $("phase").textContent = "";
       $("sealed").textContent = "";
       Live.showClock($("clock"), null);
+      fitHeader();
       return;
     }
-    $("game-title").textContent = tr(view.title);
-    const phase = view.result ? both("경기 종료", "Match over")
+    // A program's stage carries its name ("3차 배틀: 트리키 코인 결승"): three Coin matches of
+    // one evening never look alike.
+    $("game-title").textContent = tr(view.stage ? view.stage.title : view.title);
+    const phase = view.result ? (gameOf(view) === "program" ? both("모든 경기 종료", "All matches over") : both("경기 종료", "Match over"))
       : view.finished ? both("테이블 종료", "Table closed")
       : view.started ? I18N.named(view.turn.phase, view.seats) : both("시작 전", "Not started");
     $("phase").textContent = tr(phase);
@@ -195,6 +209,23 @@
     $("sealed").textContent = sealed && !view.result && !view.finished && !own
       ? tr(both(sealed[0] + "/" + sealed[1] + " 제출", sealed[0] + "/" + sealed[1] + " submitted")) : "";
     Live.showClock($("clock"), view.finished || view.result ? null : view.clock);
+    fitHeader();
+  }
+
+  // The header keeps its height whatever it says: the clock sits in a slot of its own at the
+  // right (the words make room for it, the board never moves), and long words step down (the
+  // show's name goes first, then the sizes) until the titles and the step fit beside it.
+  function fitHeader() {
+    const head = $("display").querySelector(".display-head");
+    head.classList.toggle("has-clock", !$("clock").hidden);
+    const titles = head.querySelector(".titles");
+    const phase = $("phase");
+    for (let level = 0; level <= 3; level++) {
+      head.dataset.fit = String(level);
+      const wide = titles.scrollWidth > titles.clientWidth + 1 || phase.scrollWidth > phase.clientWidth + 1;
+      const tall = titles.scrollHeight > head.clientHeight + 1 || phase.scrollHeight > head.clientHeight + 1;
+      if (!wide && !tall) return;
+    }
   }
 
   // A correction this screen has not shown yet ("new when its v is newer"); the first sight
@@ -206,8 +237,9 @@
     corrections[view.table] = Math.max(known || 0, c ? c.v : 0);
     if (!c || known == null || c.v <= known) return null;
     const box = $("correction");
+    // What was undone, as this audience saw it (the dealer's typed reason never comes here).
     box.replaceChildren(el("strong", { text: both("정정 / Correction", "Correction") }),
-                        el("span", {}, c.reason ? " " + c.reason : ""));
+                        el("span", {}, c.what ? " " + tr(c.what) : ""));
     box.hidden = false;
     clearTimeout(correctionTimer);
     correctionTimer = setTimeout(function () { box.hidden = true; }, 9000);
@@ -216,27 +248,72 @@
 
   // -- the join screen ---------------------------------------------------------------------
 
+  // The address breaks only where a reader still sees its parts whole: before its path and, in
+  // a narrow box, before its port ("http://192.168.1.20" / ":5000" / "/join"), never inside the
+  // host. `bare`: without "http://" (a phone's browser adds it), for the narrow boxes.
+  function joinUrl(url, cls, bare) {
+    const m = /^(https?:\/\/)?([^/:]*)(:\d+)?(.*)$/.exec(url);
+    const scheme = bare && m[1] === "http://" ? "" : (m[1] || "");
+    const node = el("div", { class: cls, "data-role": "join-url" });
+    [scheme + m[2], m[3], m[4]].filter(function (part) { return part; }).forEach(function (part, i) {
+      if (i) node.appendChild(el("wbr"));
+      node.appendChild(el("span", { class: "join-url-part" }, part));
+    });
+    return node;
+  }
+
+  // `compact`: beside a show program's board, where only who is still missing is listed.
   function joinPanel(snapshot, compact) {
     const join = snapshot.join;
     const here = join.players.filter(function (p) { return p.here; }).length;
     const show = $("display").dataset.show;
+    // Beside a board only who is still missing, at most eight by name (the rest as a number).
+    const missing = join.players.filter(function (p) { return !p.here; });
+    const listed = compact ? missing.slice(0, missing.length > 8 ? 7 : 8) : join.players;
+    const more = compact ? missing.length - listed.length : 0;
     return el("div", { class: "join" + (compact ? " compact" : "") }, [
       el("div", { class: "join-how" }, [
         el("div", { class: "join-title", text: both("휴대폰으로 입장하세요", "Join on your phone") }),
         el("img", { class: "join-qr", src: "/display/" + encodeURIComponent(show) + "/join.svg", alt: "QR: " + join.url }),
-        el("div", { class: "join-url", "data-role": "join-url" }, join.url),
+        joinUrl(join.url, "join-url", compact),
         el("div", { class: "join-hint", text: both("카드의 QR을 찍거나, 이 주소에서 카드의 코드를 입력하세요",
                                                     "Scan the QR on your card, or enter its code at this address") }),
       ]),
       el("div", { class: "join-who" }, [
         el("div", { class: "join-count", "data-role": "here", text: both(here + " / " + join.players.length + "명 입장",
                                                                           here + " of " + join.players.length + " here") }),
-        el("ul", { class: "join-players" }, join.players.map(function (p) {
+        compact ? el("div", { class: "join-missing-label", text: both("아직 입장 전", "Not here yet") }) : null,
+        el("ul", { class: "join-players" }, listed.map(function (p) {
           return el("li", { class: "join-player" + (p.here ? " here" : ""), "data-here": p.here ? "1" : "0" }, [
             el("span", { class: "join-dot" }), el("span", { class: "join-name" }, p.name)]);
-        })),
+        }).concat(more > 0 ? [el("li", { class: "join-more", text: both("외 " + more + "명", "and " + more + " more") })] : [])),
       ]),
     ]);
+  }
+
+  // A phone that dropped once the evening is under way: one quiet line with the address, not
+  // a third of the screen.
+  function joinStrip(snapshot) {
+    const missing = snapshot.join.players.filter(function (p) { return !p.here; }).map(function (p) { return p.name; });
+    const who = missing.length <= 3 ? both("연결 끊김: " + missing.join(", "), "Offline: " + missing.join(", "))
+      : both("연결 끊김 " + missing.length + "명", missing.length + " offline");
+    return el("div", { class: "join-strip", "data-role": "join-strip" }, [
+      el("span", { class: "join-strip-label", text: both("입장", "Join") }),
+      joinUrl(snapshot.join.url, "join-strip-url", true),
+      el("span", { class: "join-strip-who", text: who }),
+    ]);
+  }
+
+  // Beside a show program: the join panel while players are still to come; once everyone has
+  // been here (this page saw it, or the evening's first match is open) a phone that drops gets
+  // the strip only; the final standings get the whole screen.
+  const everyone = {};  // show -> every player's phone has been here at once
+  function joinMode(snapshot, view) {
+    if (!snapshot.join || view.state.final) return "none";
+    const show = snapshot.show.id;
+    const missing = snapshot.join.players.some(function (p) { return !p.here; });
+    if (!missing) { everyone[show] = true; return "none"; }
+    return everyone[show] || view.state.stages.length ? "strip" : "panel";
   }
 
   // -- drawing -------------------------------------------------------------------------------
@@ -250,6 +327,17 @@
     return view ? (view.state && view.state.program ? "program" : view.game) : null;
   }
 
+  // The picture that drew the board last stops what it still had going (a race's replay) once
+  // another table takes the board: nothing of it may draw over the next picture.
+  let drawn = null;  // {game, table} on the board
+  function leave(game, table) {
+    if (drawn && (drawn.game !== game || drawn.table !== table)) {
+      const old = (window.DisplayGames || {})[drawn.game];
+      if (old && old.leave) old.leave();
+    }
+    drawn = { game: game, table: table };
+  }
+
   function render(snapshot) {
     latest = snapshot;
     const view = snapshot.table;
@@ -259,23 +347,27 @@
       Live.need(game).then(function () { if (latest === snapshot) render(snapshot); });
       return;
     }
+    leave(game, view ? view.table : null);
     const board = $("board");
     const fix = correction(view);
     const picture = (window.DisplayGames || {})[game];
     if (!view || (!view.started && snapshot.join)) {
       // Before a match: the join screen (with what comes next, if a table is made).
       previous = view;
-      header(snapshot);
+      board.dataset.join = snapshot.join ? "screen" : "none";
       if (snapshot.join) board.replaceChildren(joinPanel(snapshot, false));
       else board.replaceChildren(el("div", { class: "result", text: both("곧 시작합니다", "Starting soon") }));
+      header(snapshot);
       flash(fix);
       return;
     }
     let target = board;
-    if (snapshot.join) {
-      // A show program with the join panel beside it.
+    const join = snapshot.join ? joinMode(snapshot, view) : "none";
+    board.dataset.join = join;
+    if (join !== "none") {
+      // A show program with the join panel beside it, or the strip under it.
       target = el("div", { class: "with-join" });
-      board.replaceChildren(target, joinPanel(snapshot, true));
+      board.replaceChildren(target, join === "panel" ? joinPanel(snapshot, true) : joinStrip(snapshot));
     }
     const result = view.result && !(previous && previous.table === view.table && previous.result);
     const text = picture ? picture.render(target, view, previous) : generic(target, view);
@@ -304,7 +396,7 @@
   // the show. The whole payload (on connect, at a change of table, before a match) is kept to
   // fill them back in; a brief update of a table this page holds no whole view of asks for the
   // whole snapshot, which comes in order with the rest.
-  const CONSTANT = ["game", "title", "seats", "options", "audience"];
+  const CONSTANT = ["game", "title", "stage", "seats", "options", "audience"];
   const DEFAULTS = { clock: null, correction: null, result: null, entered_for_you: null, decisions: [] };
   const constants = {};  // table -> its constant fields
   let showOf = null;

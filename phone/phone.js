@@ -12,6 +12,13 @@
 // on another device too, and whatever the game's picture marks as news (data-now: an
 // appraisal's answer), lifted above the decision where the eye is. A game's pictures load
 // when its first view arrives (static/live.js); nothing else is ever fetched.
+//
+// A receipt or a notice belongs to a moment: the decisions the seat owed in the first view that
+// showed it (for a receipt, the first view from the answer's version on: what the answer itself
+// brought, the GO/STOP after a coin, belongs to it). Once the seat owes a decision that was not
+// owed then (the next round), it is history and goes (see `moved`). What this tab
+// remembers (receipt, pick, pending submission, those moments) belongs to one player: a card
+// of another player opened in the same tab starts from nothing.
 (function () {
   "use strict";
   const { el, tr, both, inLang } = window.I18N;
@@ -23,6 +30,8 @@
   const views = {};  // table id -> newest payload of that table
   const CHOICE = "referee.table";  // the player's own pick in the switcher (this tab only)
   const RECEIPT = "referee.receipt";
+  const MOMENTS = "referee.moments";  // notice -> the decisions owed when it was first shown
+  const OWNER = "referee.owner";  // whose card this tab's memory belongs to
   const forms = new Map();  // decision key -> its card
 
   let shownError = null;  // the error on screen: a language switch redraws it
@@ -41,6 +50,44 @@
   function pictureOf(view) { return (window.PhoneGames || {})[gameOf(view)] || null; }
 
   function seatLabel(seat) { return both((seat + 1) + "번 자리", "Seat " + (seat + 1)); }
+
+  // A table's name on this phone: a program's stage by its stage name ("3차 배틀: 트리키 코인
+  // 결승"), so three Coin matches of one evening never look alike; any other by its game.
+  function titleOf(table) { return table.stage && table.stage.title ? table.stage.title : table.title; }
+
+  // -- moments: what was owed when a receipt or a notice was made ------------------------------
+
+  function decisionKey(view, decision) { return view.table + ":" + JSON.stringify(decision); }
+
+  // A short fingerprint of a decision key (sessionStorage keeps lists of them).
+  function digest(text) {
+    let h = 5381;
+    for (let i = 0; i < text.length; i++) h = ((h * 33) ^ text.charCodeAt(i)) >>> 0;
+    return h.toString(36) + "." + text.length.toString(36);
+  }
+
+  function owedNow(view) {
+    return ((view && view.decisions) || []).map(function (d) { return digest(decisionKey(view, d)); });
+  }
+
+  // History: the view owes a decision that was not owed at the moment.
+  function moved(view, moment) {
+    return owedNow(view).some(function (k) { return moment.owed.indexOf(k) < 0; });
+  }
+
+  function load(name, empty) {
+    try { return JSON.parse(sessionStorage.getItem(name) || "null") || empty; } catch (e) { return empty; }
+  }
+
+  // A tab that shows another player's card than last time forgets the other's receipt, pick,
+  // pending submission and moments (a handed-round phone must not show them to the next).
+  function owner(payload) {
+    const who = payload.show.id + "/" + payload.player;
+    if (sessionStorage.getItem(OWNER) === who) return;
+    [RECEIPT, CHOICE, MOMENTS, "referee.pending"].forEach(function (k) { sessionStorage.removeItem(k); });
+    forms.clear();
+    sessionStorage.setItem(OWNER, who);
+  }
 
   function genericHoldings(view, seat) {
     const mine = view.state && view.state.seats && view.state.seats[seat];
@@ -87,9 +134,18 @@
   }
 
   function receipt() {
-    const saved = JSON.parse(sessionStorage.getItem(RECEIPT) || "null");
+    const saved = load(RECEIPT, null);
     const box = $("receipt");
-    if (!saved || !snapshot || !snapshot.table || saved.table !== snapshot.table.table || !saved.words) {
+    const view = snapshot && snapshot.table;
+    if (!saved || !view || saved.table !== view.table || saved.seat !== snapshot.seat || !saved.words) {
+      box.hidden = true;
+      return;
+    }
+    if (!saved.owed && view.version >= saved.version) {
+      saved.owed = owedNow(view);  // the answer's moment: the first view that holds it
+      sessionStorage.setItem(RECEIPT, JSON.stringify(saved));
+    } else if (saved.owed && moved(view, saved)) {
+      sessionStorage.removeItem(RECEIPT);  // the next decision is here: this one is history
       box.hidden = true;
       return;
     }
@@ -106,11 +162,22 @@
 
   // -- notices: a correction, a move entered for this seat, a second device --------------------
 
-  function seenKey(kind, table) { return "referee.seen." + kind + "." + table; }
+  function seenKey(kind, table, seat) { return "referee.seen." + kind + "." + table + "." + seat; }
 
-  function notice(kind, table, v, title, body) {
-    const key = seenKey(kind, table);
+  // One notice of a kind at a time (the view carries only the newest), until the player taps
+  // "확인" or the seat owes a decision that was not owed when it was first shown.
+  function notice(kind, view, seat, v, title, body) {
+    const key = seenKey(kind, view.table, seat);
     if (Number(localStorage.getItem(key) || 0) >= v) return null;
+    const moments = load(MOMENTS, {});
+    const name = kind + "." + view.table + "." + seat;
+    if (!moments[name] || moments[name].v !== v) {
+      moments[name] = { v: v, owed: owedNow(view) };
+      sessionStorage.setItem(MOMENTS, JSON.stringify(moments));
+    } else if (moved(view, moments[name])) {
+      localStorage.setItem(key, String(v));
+      return null;
+    }
     const box = el("div", { class: "notice-card " + kind, role: "status", "data-kind": kind, "data-v": String(v) }, [
       el("strong", { text: title }),
       body ? el("p", { text: body }) : null,
@@ -120,17 +187,20 @@
     return box;
   }
 
-  function notices(view) {
+  function notices(view, seat) {
     const box = $("notices");
     const parts = [];
     if (view && view.correction) {
-      parts.push(notice("correction", view.table, view.correction.v, both("정정 / Correction", "Correction"),
-        both("딜러가 기록을 바로잡았습니다: " + (view.correction.reason || ""), "The dealer corrected the record: "
-          + (view.correction.reason || ""))));
+      // What was voided, as this seat saw it (public words); the dealer's typed reason is the
+      // staff's and never shows here.
+      const what = view.correction.what;
+      parts.push(notice("correction", view, seat, view.correction.v, both("정정", "Correction"),
+        what ? both("딜러가 무효로 했습니다: " + inLang(what, "ko"), "The dealer voided: " + inLang(what, "en"))
+          : both("딜러가 기록을 바로잡았습니다.", "The dealer corrected the record.")));
     }
     if (view && view.entered_for_you) {
       const what = view.entered_for_you.what;
-      parts.push(notice("behalf", view.table, view.entered_for_you.v,
+      parts.push(notice("behalf", view, seat, view.entered_for_you.v,
         both("딜러가 대신 입력했습니다", "The dealer entered a move for you"),
         both("딜러가 대신 입력했습니다: " + inLang(what, "ko"), "Entered for you: " + inLang(what, "en"))));
     }
@@ -156,6 +226,7 @@
 
   function received(payload) {
     if (ended) return;
+    owner(payload);
     meta = payload;
     if (payload.table) views[payload.table.table] = payload;
     const want = chosen();
@@ -182,7 +253,7 @@
           if (t.table === meta.focus) sessionStorage.removeItem(CHOICE); else sessionStorage.setItem(CHOICE, t.table);
           received(meta);
         },
-      }, [el("span", { text: t.title }), el("small", { text: t.owes ? both("할 일 있음", "your move") : status[t.status] })]);
+      }, [el("span", { text: titleOf(t) }), el("small", { text: t.owes ? both("할 일 있음", "your move") : status[t.status] })]);
     }));
   }
 
@@ -190,7 +261,7 @@
   function head(snap) {
     $("player").textContent = snap.player;
     const where = [snap.show.name];
-    if (snap.table) where.push(tr(snap.table.title));
+    if (snap.table) where.push(tr(titleOf(snap.table)));
     if (snap.seat != null) where.push(tr(seatLabel(snap.seat)));
     $("where").textContent = where.join(" · ");
   }
@@ -208,7 +279,7 @@
     switcher();
     head(snap);
     Live.showClock($("clock"), view && view.clock);
-    notices(view);
+    notices(view, snap.seat);
 
     const holdings = $("holdings");
     const now = $("now");
@@ -233,13 +304,13 @@
       // choice in progress.
       const keep = new Set();
       const cards = decisions.map(function (decision) {
-        const key = view.table + ":" + JSON.stringify(decision);
+        const key = decisionKey(view, decision);
         keep.add(key);
         const card = forms.get(key);
         // A decision answered at version v that a view newer than v still shows is owed again
         // (another appraisal): it gets a fresh form.
         if (!card || (card.dataset.sentAt && view.version >= Number(card.dataset.sentAt))) {
-          forms.set(key, decisionCard(view, decision, key));
+          forms.set(key, decisionCard(view, decision, key, snap.seat));
         }
         return forms.get(key);
       });
@@ -254,14 +325,14 @@
     receipt();
   }
 
-  function decisionCard(view, decision, key) {
+  function decisionCard(view, decision, key, seat) {
     const card = el("div", { class: "decision-part", "data-move": decision.move });
     const options = {
       memoryKey: key,
       submit: function (move, sid) { return live.send("submit", { table: view.table, move: move, sid: sid }); },
       onDone: function (sent, ack) {
         sessionStorage.setItem(RECEIPT, JSON.stringify({
-          table: view.table, at: Date.now(),
+          table: view.table, seat: seat, at: Date.now(), version: ack.ack.version, owed: null,
           words: { ko: sentWords(view, decision, sent.move, "ko"), en: sentWords(view, decision, sent.move, "en") },
         }));
         card.dataset.sentAt = String(ack.ack.version);  // see render: a newer view may owe it again
@@ -278,7 +349,7 @@
     const next = ((meta && meta.tables) || []).filter(function (t) { return t.status === "ready"; });
     if (!next.length) return null;
     return el("div", { class: "upcoming" }, next.map(function (t) {
-      return el("p", {}, [el("strong", { text: both("곧 시작: ", "Next: ") }), tr(t.title) + " · ",
+      return el("p", {}, [el("strong", { text: both("곧 시작: ", "Next: ") }), tr(titleOf(t)) + " · ",
                           tr(both((t.seat + 1) + "번 자리", "seat " + (t.seat + 1)))]);
     }));
   }
@@ -289,8 +360,9 @@
     return next ? el("div", {}, [card, next]) : card;
   }
 
-  // Where the seat stands, from its own view: out of the match (and when), its place once the
-  // server gives it (a result's standings, a program's final standings).
+  // Where the seat stands in a match, from its own view: out of the match (and when), its place
+  // once the server gives it. (A program's own picture says where a player stands in the
+  // evening: phone/games/program.js.)
   function standing(view, seat) {
     const state = view.state || {};
     let out = null;
@@ -301,19 +373,22 @@
         ? both(mine.eliminated_round + "라운드에 탈락했습니다", "You were eliminated in round " + mine.eliminated_round)
         : both("탈락했습니다", "You are out");
     }
-    if (state.program) {
-      const board = state.board || {};
-      const list = Array.isArray(board.eliminated) ? board.eliminated
-        : (board.eliminated != null ? [{ player: board.eliminated }] : []);
-      if (list.some(function (e) { return e.player === seat; })) out = both("탈락했습니다", "You are out");
-      const final = state.final && state.final.standings.find(function (s) { return s.seat === seat; });
-      if (final) place = final.rank;
-    }
     if (view.result) {
       const me = view.result.standings.find(function (s) { return s.seat === seat; });
       if (me) place = me.rank;
     }
     return { out: out, place: place, of: view.seats ? view.seats.length : null };
+  }
+
+  // A finished match in words: a duel is won, lost or drawn; more seats give a place. A score
+  // only where the game has one.
+  function outcome(view, me) {
+    if (view.seats.length === 2) {
+      if (view.result.winner === me.seat) return both("승리", "You won");
+      if (view.result.winner == null && me.rank === 1) return both("무승부", "Draw");
+      return both("패배", "You lost");
+    }
+    return both(me.rank + "위", "Place " + me.rank);
   }
 
   function placeText(place, of) {
@@ -323,13 +398,17 @@
   function waitingText(view) {
     if (!view) return el("p", { class: "waiting", text: both("아직 앉은 테이블이 없습니다. 기다려 주세요.", "You are not seated yet. Please wait.") });
     const seat = snapshot.seat;
+    const picture = pictureOf(view);
+    const own = view.started && picture && picture.waiting ? picture.waiting(view, seat) : null;
+    if (own) return own;  // the game says where the seat stands (a program: the evening)
     const where = standing(view, seat);
     if (view.result) {
       const me = view.result.standings.find(function (s) { return s.seat === seat; });
       return el("div", { class: "waiting over", "data-state": "over" }, [
         el("strong", { text: both("경기 종료", "Match over") }),
         where.out ? el("p", { class: "out-line", text: where.out }) : null,
-        me ? el("p", { class: "place", text: both(me.rank + "위 (" + me.score + ")", "Rank " + me.rank + " (" + me.score + ")") }) : null,
+        me ? el("p", { class: "place", "data-outcome": view.seats.length === 2 ? "duel" : "place", text: outcome(view, me) }) : null,
+        me && me.score != null ? el("p", { class: "score", text: both("점수 " + me.score, "Score " + me.score) }) : null,
       ]);
     }
     if (view.finished) {
@@ -341,7 +420,7 @@
     if (!view.started) {
       return el("div", { class: "waiting", "data-state": "ready" }, [
         el("strong", { text: both("곧 시작", "Starting soon") }),
-        el("p", {}, tr(view.title) + " · " + tr(seatLabel(seat))),
+        el("p", {}, tr(titleOf(view)) + " · " + tr(seatLabel(seat))),
       ]);
     }
     if (where.out) {

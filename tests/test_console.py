@@ -6,6 +6,7 @@ Screenshots go to test-artifacts/browser/console-*.png."""
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from typing import Any
@@ -170,10 +171,11 @@ def test_a_void_shows_what_it_undoes_asks_for_a_reason_and_applies_later_moves_a
     page.press(".void-dialog input[name=reason]", "Enter")
     wait_until(lambda: view_of(server, show, table)["state"]["seats"][0]["box_count"] == 0, what="the void")
     assert view_of(server, show, table)["state"]["seats"][1]["box_count"] == 1  # seat 2's coin applied again
-    # The projector is told: its payload carries the correction.
-    seen = public.wait_for(lambda e, p: e == "view" and p["table"] and (p["table"]["correction"] or {}).get(
-        "reason") == "코인을 잘못 넣음")
+    # The projector is told what was undone, in public words; the typed reason stays the dealer's.
+    seen = public.wait_for(lambda e, p: e == "view" and p["table"] and p["table"]["correction"])
     assert 0 < seen["table"]["correction"]["v"] <= seen["table"]["version"]
+    assert seen["table"]["correction"]["what"]["ko"] and "reason" not in seen["table"]["correction"]
+    assert all("잘못 넣음" not in json.dumps(p, ensure_ascii=False) for _, p in public.history)
     public.close()
 
 

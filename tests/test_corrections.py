@@ -5,6 +5,8 @@ a move the dealer entered for a seat is told to that seat; the clock's commands 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from referee.kernel import Actor, Audience, RuleError
@@ -93,10 +95,36 @@ def test_a_void_shows_as_a_correction_to_those_who_saw_what_it_undid():
     table = Table.create(MemoryStore(), "g", "tricky_coin", ["가", "나"], seed=1)
     table.start(DEALER)
     put(table, 0, 5)
-    table.void(DEALER, "잘못 입력")
+    plan = table.void_plan()
+    table.void(DEALER, "잘못 입력: 가의 상자에 5를 넣음")
     public = table.view(Audience.public())
-    assert public["correction"] == {"v": public["version"], "reason": "잘못 입력"}
-    assert table.view(Audience.of_seat(1))["correction"]["reason"] == "잘못 입력"
+    # The public notice says what was undone in public words; the typed reason (where staff
+    # write secrets) stays with the dealer: in no other view, and out of every other log.
+    assert set(public["correction"]) == {"v", "what"} and public["correction"]["v"] == public["version"]
+    assert public["correction"]["what"] == plan["target"]["public"]
+    assert "5" not in public["correction"]["what"]["ko"] and "5" not in public["correction"]["what"]["en"]
+    owner = table.view(Audience.of_seat(0))["correction"]
+    assert "reason" not in owner and "5" in owner["what"]["ko"]  # the seat saw its own coin
+    assert "reason" not in table.view(Audience.of_seat(1))["correction"]
+    assert table.view(Audience.dealer())["correction"]["reason"] == "잘못 입력: 가의 상자에 5를 넣음"
+    for audience in (Audience.public(), Audience.of_seat(0), Audience.of_seat(1)):
+        assert "잘못 입력" not in json.dumps(table.log(audience), ensure_ascii=False)
+    assert "잘못 입력" in json.dumps(table.log(Audience.dealer()), ensure_ascii=False)
+
+
+def test_a_void_of_several_actions_names_the_first_each_audience_saw():
+    table = coin_table()
+    put(table, 0, 5)
+    put(table, 1, 10)
+    first = table.load().live_actions[-2]
+    before = {a: table.view(a)["version"] for a in (Audience.public(), Audience.of_seat(0), Audience.dealer())}
+    table.void(DEALER, "둘 다 다시", first)
+    for audience, version in before.items():  # after the void, before the move applied again
+        assert version < table.view(audience)["correction"]["v"] < table.view(audience)["version"]
+    # The first voided action was seat 1's (가람): its owner sees its coin, the rival and the
+    # public only that a coin went in.
+    assert "5" in table.view(Audience.of_seat(0))["correction"]["what"]["ko"]
+    assert "5" not in table.view(Audience.of_seat(1))["correction"]["what"]["ko"]
 
 
 def test_a_move_entered_for_a_seat_is_told_to_that_seat_only():
@@ -133,6 +161,34 @@ def test_the_show_clock_counts_down_pauses_adds_and_is_logged():
             table.clock_command(DEALER, *bad)
     with pytest.raises(RuleError):
         table.clock_command(Actor.of_seat(0), "start", 10)
+
+
+def test_the_show_clock_ends_with_the_decision_it_was_started_for():
+    """Issue 27: a red 0:00 stayed on the projector and the phones after the move was entered on
+    behalf. The clock runs while anyone it was started for still owes that decision: one seat's
+    coin keeps it for the other; the other's coin entered on its behalf ends it; a void brings
+    it back with the decision."""
+    clock = Clock()
+    table = coin_table(clock)
+    table.clock_command(DEALER, "start", 30)
+    put(table, 0, 5)
+    assert table.view(Audience.public())["clock"]["state"] == "running"  # seat 2 still owes its coin
+    clock.now = 1045.0  # past zero: nothing is decided by the clock itself
+    assert table.view(Audience.public())["clock"] is not None
+    put(table, 1, 10, Actor.on_behalf(1))
+    for audience in (Audience.public(), Audience.of_seat(0), Audience.of_seat(1), Audience.dealer()):
+        assert table.view(audience)["clock"] is None
+    assert table.view(Audience.public())["turn"]["phase"]["en"] != ""  # the next decision (GO/STOP) is owed
+    table.void(DEALER, "다시")  # the coin taken back: its decision is owed again, and so is its clock
+    assert table.view(Audience.public())["clock"]["state"] == "running"
+    # A clock started for the next decision ends with that one, not earlier.
+    put(table, 1, 10)
+    assert table.view(Audience.public())["clock"] is None
+    table.clock_command(DEALER, "start", 60)  # for GO or STOP, owed by both
+    table.submit(Actor.of_seat(0), {"type": "choose_token", "token": "STOP"})
+    assert table.view(Audience.public())["clock"] is not None
+    table.submit(Actor.of_seat(1), {"type": "choose_token", "token": "STOP"})
+    assert table.view(Audience.public())["clock"] is None
 
 
 def test_a_void_names_the_voided_action_in_each_audiences_own_numbering():

@@ -6,11 +6,13 @@ served by the other."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
 import subprocess
 import time
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -24,14 +26,18 @@ from .live import Client, LiveServer, free_port, stage_key
 DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
 
 
-@pytest.fixture(scope="module")
-def proxied(tmp_path_factory):
+@contextlib.contextmanager
+def nginx_in_front(base: Path, env: dict[str, str] | None = None) -> Iterator[tuple[str, list[LiveServer], Path, int]]:
+    """deploy/nginx/referee.conf as shipped (only its ports, certificate and log paths changed) in
+    front of two server processes on one Redis, the players' and the audience's: yields nginx's
+    HTTPS address, the two servers, `base` (the certificate's authority is base/tls/ca.crt, the
+    access log base/referee-access.log) and nginx's plain-HTTP port."""
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     if not Path(nginx).exists():
         pytest.fail("nginx is required for the deploy test (scripts/setup installs it)")
-    base = tmp_path_factory.mktemp("deploy")
     redis_server = EmbeddedRedis(base / "redis").start()
-    env = {"REDIS_URL": redis_server.url, "REFEREE_SECRET_KEY": uuid.uuid4().hex, "REFEREE_PROXIED": "1"}
+    env = {"REDIS_URL": redis_server.url, "REFEREE_SECRET_KEY": uuid.uuid4().hex, "REFEREE_PROXIED": "1",
+           **(env or {})}
     servers = []
     for name in ("a", "b"):
         (base / name).mkdir()
@@ -73,12 +79,20 @@ http {{
                 break
         except requests.RequestException:
             time.sleep(0.1)
-    yield url, servers, base, plain_port
-    proc.terminate()
-    proc.wait(timeout=10)
-    for server in servers:
-        server.stop()
-    redis_server.stop()
+    try:
+        yield url, servers, base, plain_port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        for server in servers:
+            server.stop()
+        redis_server.stop()
+
+
+@pytest.fixture(scope="module")
+def proxied(tmp_path_factory):
+    with nginx_in_front(tmp_path_factory.mktemp("deploy")) as running:
+        yield running
 
 
 def test_through_nginx_websocket_and_polling_clients_see_each_other(proxied):

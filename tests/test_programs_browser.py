@@ -56,8 +56,8 @@ def test_the_console_takes_a_genius_evening_through_both_matches_while_phones_fo
         projector.on("pageerror", lambda exc: errors.append(str(exc)))
         projector.goto(f"{server.url}/display/{show}")
 
-        # The program's own form opens the main match (its seats drawn by lottery).
-        choose_in(console, ".decision[data-move='open_stage']", "main_match")
+        # The program's own form opens the main match in one tap (its seats drawn by lottery).
+        console.click(".decision[data-move='open_stage'] [data-open-stage='main_match']")
         race = wait(lambda: next((t for t in server.snapshot(show)["show"]["tables"] if "main_match" in t), None),
                     what="the race table")
         for page in phones:  # made, not started: every phone says what comes next
@@ -96,7 +96,7 @@ def test_the_console_takes_a_genius_evening_through_both_matches_while_phones_fo
         phone.screenshot(path=str(ARTIFACTS / "program-phone-nominate.png"))
         choose_in(phone, "#decision [data-move='name_opponent']", str(opponent))
 
-        choose_in(console, ".decision[data-move='open_stage']", "death_match")
+        console.click(".decision[data-move='open_stage'] [data-open-stage='death_match']")
         duel = wait(lambda: next((t for t in server.snapshot(show)["show"]["tables"] if "death_match" in t), None),
                     what="the duel table")
         console.click(f"#table-tabs [data-table='{duel}']")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from referee.games.quattro import DECK, GAME, QuattroState, compare, is_quattro, virtual_choice
-from referee.kernel import Actor, Audience, Event, Rng, RuleError, seat_names
+from referee.kernel import Actor, Audience, Event, Rng, RuleError, T, seat_names
 from referee.kernel.bots import pick
 from referee.store import MemoryStore
 from referee.table import Table
@@ -176,12 +176,29 @@ def test_the_dealer_first_names_the_first_player():
     state = new("referee")
     assert moves_owed(state) == [(None, "choose_first")]
     assert options(state, None) == [0, 1]
+    # The candidates are offered by name, as a seat field (the screens' seat widget).
+    field = GAME.turn(state).decisions[0].fields[0]
+    assert field.kind == "seat"
+    assert [(o.label.ko, o.label.en) for o in field.options] == [("1번 Seat 1", "1 Seat 1"), ("2번 Seat 2", "2 Seat 2")]
     state, events = apply(state, DEALER, {"type": "choose_first", "seat": 1})
     assert events == [Event("FirstPlayerSet", {"seat": 1})]
     assert state.first == 1
     assert GAME.view(state, Audience.public())["first"] == 1
     # Next comes the referee's automatic deal.
     assert GAME.turn(state).automatic().move == "deal"
+
+
+def test_the_first_player_is_chosen_and_logged_by_name():
+    state = GAME.setup(("가람", "나래"), GAME.resolve_options({"deal": "dealer"}), Rng(0))
+    decision = GAME.turn(state).decisions[0]
+    assert decision.move == "choose_first"
+    assert [(o.value, o.label.ko, o.label.en) for o in decision.fields[0].options] == [
+        (0, "1번 가람", "1 가람"), (1, "2번 나래", "2 나래")]
+    state, events = apply(state, DEALER, {"type": "choose_first", "seat": 1})
+    assert GAME.describe(events[0].visible_to(Audience.public()), state.names) == T("선 플레이어: 2번 나래", "First player: 2 나래")
+    # The dealer's next prompt names the candidate too.
+    prompt = GAME.turn(state).decisions[0].prompt
+    assert (prompt.ko, prompt.en) == ("1번 가람에게 준 카드 4장을 입력하세요", "Enter the 4 cards dealt to 1 가람")
 
 
 @pytest.mark.parametrize("value", [2, -1, "0", "seat 1"])
@@ -442,14 +459,16 @@ def test_the_exchange_is_two_short_fields_my_card_then_the_virtual_player_and_a_
 
 
 def test_korean_particles_follow_the_last_syllable():
-    from referee.games.quattro.cards import josa, label
+    from referee.games.quattro.cards import label
+    from referee.kernel import josa
 
-    objects = {card: josa(label(card).ko, "을", "를") for card in ("R1", "B2", "G3", "Y4", "R5", "B6", "0a", "0b")}
+    objects = {card: josa(label(card).ko, "을/를") for card in ("R1", "B2", "G3", "Y4", "R5", "B6", "0a", "0b")}
+    # A zero's label ends in a parenthesis that is not read: the particle follows the 0 (영).
     assert objects == {"R1": "빨강 1을", "B2": "파랑 2를", "G3": "초록 3을", "Y4": "노랑 4를", "R5": "빨강 5를",
-                       "B6": "파랑 6을", "0a": "0 (제로 A)를", "0b": "0 (제로 B)를"}
-    assert josa("가상 플레이어 1", "과", "와") == "가상 플레이어 1과"
-    assert josa("가상 플레이어 2", "과", "와") == "가상 플레이어 2와"
-    assert josa("카드", "을", "를") == "카드를" and josa("손패", "을", "를") == "손패를" and josa("별", "을", "를") == "별을"
+                       "B6": "파랑 6을", "0a": "0 (제로 A)을", "0b": "0 (제로 B)을"}
+    assert josa("가상 플레이어 1", "과/와") == "가상 플레이어 1과"
+    assert josa("가상 플레이어 2", "과/와") == "가상 플레이어 2와"
+    assert josa("카드", "을/를") == "카드를" and josa("손패", "을/를") == "손패를" and josa("별", "을/를") == "별을"
     state = opened_once(first=1)
     state, _ = ex(state, 1, "Y5", 1)
     state, _ = pas(state, 0)

@@ -24,8 +24,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from referee.games.quattro.cards import josa, label
-from referee.kernel import Audience
+from referee.games.quattro.cards import label
+from referee.kernel import Audience, josa
 
 from .live import ARTIFACTS, Client, LiveServer, audience_version, open_pages, strings, table_version, views_at
 
@@ -412,7 +412,7 @@ def test_whole_quattro_match_through_console_phones_and_projector(server, browse
         if decision["move"] == "exchange":
             # The receipt says what was sent, the particle after the card's last syllable.
             card, vp = value["card"], int(value["vp"])
-            sentence = f"{josa(label(card).ko, '을', '를')} 가상 플레이어 {vp + 1}에게 주고 교환"
+            sentence = f"{josa(label(card).ko, '을/를')} 가상 플레이어 {vp + 1}에게 주고 교환"
             page.wait_for_selector(f"#receipt .receipt-what:has-text('{sentence}')")
             assert "을(를)" not in page.locator("#receipt").inner_text()
         if decision["move"] == "exchange" and "exchange" not in moments:

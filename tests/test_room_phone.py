@@ -269,7 +269,9 @@ def test_coin_phones_receipts_moves_entered_corrections_and_the_clock(server, br
     server.ok("void", show=show, table=table, reason="잘못 입력")
     phones[1].wait_for_selector("#notices .notice-card.correction")
     assert "정정" in phones[1].locator("#notices .notice-card.correction").inner_text()
-    assert "잘못 입력" in phones[1].locator("#notices .notice-card.correction").inner_text()
+    # What was voided, in the seat's words; the dealer's typed reason is the staff's (issue 27).
+    assert "5코인" in phones[1].locator("#notices .notice-card.correction").inner_text()
+    assert "잘못 입력" not in phones[1].locator("body").inner_text()
     phones[1].screenshot(path=str(ARTIFACTS / "room-phone-notices.png"))
     phones[1].click("#notices .notice-card.correction .notice-ok")  # seen: it goes, and stays gone
     phones[1].wait_for_selector("#notices .notice-card.correction", state="detached")

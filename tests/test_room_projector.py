@@ -294,11 +294,13 @@ def test_join_screen_then_a_match_with_clock_sound_correction_and_close(server, 
         projector.wait_for_timeout(40)
     assert max(levels) > 0.01, levels
 
-    # A correction shows as 정정 / Correction with the dealer's reason.
+    # A correction shows as 정정 / Correction with what it undid in public words (the dealer's
+    # typed reason is the dealer's only).
     projector.wait_for_selector("#moment", state="hidden", timeout=10_000)
     server.ok("void", show=show, table=table, reason="잘못 입력")
     projector.wait_for_selector("#correction:not([hidden]):has-text('정정 / Correction')")
-    assert "잘못 입력" in projector.locator("#correction").inner_text()
+    undone = projector.locator("#correction").inner_text()
+    assert "나래" in undone and "GO/STOP" in undone and "잘못 입력" not in undone, undone
     projector.wait_for_selector("#moment:not([hidden]):has-text('정정')")
     projector.screenshot(path=str(ARTIFACTS / "room-projector-correction.png"))
 
@@ -449,18 +451,18 @@ def test_the_last_move_plays_out_before_the_header_says_match_over_and_the_finis
 
 
 def test_headlines_name_the_players_not_their_seat_numbers(server, browser):
-    views = bot_match("quattro", seed=3)
-    exchange = next(v for v in views if v["state"]["step"] == "exchange")
-    assert "번 자리" in exchange["turn"]["phase"]["ko"]  # what the game says; the screen names them
+    views = bot_match("horror_race", seed=3)
+    turn = next(v for v in views if v["turn"] and "자리 차례" in v["turn"]["phase"]["ko"])
+    seat = int(turn["turn"]["phase"]["ko"].split(": ")[1].split("번")[0]) - 1  # what the game says: "3번 자리 차례"
     projector = open_projector(server, browser, new_show(server, []))
     projector.wait_for_selector(".join")
-    projector.evaluate("Live.need('quattro')")
-    draw(projector, {**exchange, "table": "q"})
+    projector.evaluate("Live.need('horror_race')")
+    draw(projector, {**turn, "table": "h"})
     phase = projector.locator("#phase").inner_text()
-    assert "번 자리" not in phase and exchange["seats"][exchange["state"]["to_act"]] in phase
+    assert "번 자리" not in phase and turn["seats"][seat] in phase  # the screen names them
     projector.evaluate("I18N.setLang('en')")
     phase = projector.locator("#phase").inner_text()
-    assert "seat" not in phase.lower() and exchange["seats"][exchange["state"]["to_act"]] in phase
+    assert "seat" not in phase.lower() and turn["seats"][seat] in phase
     projector.evaluate("I18N.setLang('ko')")
 
 

@@ -245,7 +245,7 @@ def test_received_cards_are_secret_through_the_runtime_in_dealer_mode():
         for s, card in ((0, "R6"), (1, "G6")):
             table.submit(Actor.of_seat(s), {"type": "open_card", "card": card})
         # Seat 0 (opened R6) gives Y2 to virtual player 1: G4 from R3 G4 Y6, or G2 from B6 G2 Y1.
-        table.submit(Actor.of_seat(0), {"type": "exchange", "choice": "Y2@1"})
+        table.submit(Actor.of_seat(0), {"type": "exchange", "card": "Y2", "vp": 1})
         tables.append(table)
     a, b = tables
     for audience in (Audience.public(), Audience.of_seat(1)):

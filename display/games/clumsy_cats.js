@@ -189,8 +189,8 @@
     const who = nameOf(state, e.seat);
     let wait = null;
     if (e.face != null && e.rearmost.length > 1 && e.chooser == null) wait = both("딜러가 가장 뒤처진 고양이를 정하는 중", "The dealer picks the rearmost cat");
-    else if (e.chooser != null) wait = both(nameOf(state, e.chooser) + "이(가) 자리를 바꿀지 정하는 중", nameOf(state, e.chooser) + " decides whether to swap");
-    else if (e.targets) wait = both(who + "이(가) 누구에게 쓸지 정하는 중", who + " chooses whom");
+    else if (e.chooser != null) wait = both(I18N.josa(nameOf(state, e.chooser), "이/가") + " 자리를 바꿀지 정하는 중", nameOf(state, e.chooser) + " decides whether to swap");
+    else if (e.targets) wait = both(I18N.josa(who, "이/가") + " 누구에게 쓸지 정하는 중", who + " chooses whom");
     return el("div", { class: "cc-effect cc-" + e.kind, "data-effect": e.effect || "" }, [
       el("div", { class: "cc-effect-title", text: both(e.kind_label.ko + " · " + e.cause_label.ko + " · " + who,
         e.kind_label.en + " · " + e.cause_label.en + " · " + who) }),

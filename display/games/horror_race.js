@@ -436,6 +436,8 @@
       if (!run) return null;
       return new Promise(function (resolve) { waiters.push(resolve); });
     },
+    // Another table took the board: the replay stops drawing on it.
+    leave: stop,
     render: function (board, view, previous) {
       const state = view.state;
       const prev = previous && previous.table === view.table && previous.state && "rounds_done" in previous.state ? previous.state : null;

@@ -157,7 +157,7 @@
     if (s.phase === "distress_vote" || s.phase === "distress_pass") return distressArea(view);
     let text = s.phase_label;
     if (s.phase === "draft") text = both("과제 고르기: 사령관부터 시계 방향으로 한 장씩", "Choosing tasks: commander first, clockwise, one at a time");
-    if (s.phase === "choose") text = both("사령관 " + nameOf(view, s.commander) + "이(가) 정하는 중…", "Commander " + nameOf(view, s.commander) + " is choosing…");
+    if (s.phase === "choose") text = both("사령관 " + I18N.josa(nameOf(view, s.commander), "이/가") + " 정하는 중…", "Commander " + nameOf(view, s.commander) + " is choosing…");
     if (s.phase === "handover") text = s.handover && s.handover.proposal
       ? both(nameOf(view, s.handover.proposal.seat) + " → " + nameOf(view, s.handover.proposal.to) + ": 과제 넘기기 동의를 기다립니다",
         nameOf(view, s.handover.proposal.seat) + " → " + nameOf(view, s.handover.proposal.to) + ": waiting for everyone to agree")

@@ -279,7 +279,9 @@
     if (state.final && !was.final) {
       const low = state.final.lowest.join(", ");
       const out = state.final.out.map(function (s) { return nameOf(view, s); }).join(" · ");
-      return both("최저 다리 " + low + " — " + out + " 탈락", "Lowest bridge " + low + " — " + out + " out");
+      // An elimination is no success: the band is in the bad tone, never the winner's green.
+      return Object.assign(both("최저 다리 " + low + " — " + out + " 탈락", "Lowest bridge " + low + " — " + out + " out"),
+                           { tone: "bad", cue: "out" });
     }
     if (state.revealed_round === 3 && was.revealed_round == null) return both("3라운드 종료: 다리 공개!", "Round 3 over: the bridges revealed!");
     if (fresh.size) {

@@ -323,5 +323,12 @@
   }
 
   window.DisplayGames = window.DisplayGames || {};
-  window.DisplayGames.tricky_gallery = { render: render };
+  // Another table took the board (the program, once the Gallery is confirmed): its flash goes.
+  function leave() {
+    clearTimeout(flashTimer);
+    const box = document.getElementById("tg-flash");
+    if (box) box.hidden = true;
+  }
+
+  window.DisplayGames.tricky_gallery = { render: render, leave: leave };
 })();

@@ -108,8 +108,9 @@
       comparison(view, seat),
       el("h3", { text: both("내 카드", "My cards") }),
       myHand(view, me),
-      state.first != null ? el("p", { class: "qp-first", text: state.first === seat ? both("내가 선 플레이어", "I play first")
-        : both("상대가 선 플레이어", "The opponent plays first") }) : null,
+      state.first != null ? el("p", { class: "qp-first", text: state.first === seat
+        ? both("선 플레이어: " + view.seats[seat] + " (나)", "First player: " + view.seats[seat] + " (you)")
+        : both("선 플레이어: " + view.seats[state.first] + " (상대)", "First player: " + view.seats[state.first] + " (opponent)") }) : null,
       me.must_exchange ? el("p", { class: "qp-owe", text: both(
         "패스할 수 없습니다: 아직 교환하지 않은 가상 플레이어 " + (state.virtual.length - me.exchanges) + "명",
         "You cannot pass: " + (state.virtual.length - me.exchanges) + " virtual players still owed an exchange") }) : null,
@@ -133,7 +134,7 @@
       const card = I18N.inLang(QC.cardLabel(move.card), which);
       const vp = Number(move.vp) + 1;
       return which === "en" ? "Gave " + card + " to virtual player " + vp + " in exchange"
-        : I18N.josa(card, "을", "를") + " 가상 플레이어 " + vp + "에게 주고 교환";
+        : I18N.josa(card, "을/를") + " 가상 플레이어 " + vp + "에게 주고 교환";
     }
     if (decision.move === "pass") return which === "en" ? "Pass: no exchange this turn" : "패스: 이번 차례에는 교환하지 않음";
     return null;

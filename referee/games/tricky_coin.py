@@ -44,6 +44,7 @@ from referee.kernel import (
     require,
     with_consequences,
 )
+from referee.kernel.predictions import Prediction, params, seat_options
 
 DENOMINATIONS = (1, 5, 10, 20)
 # Coin rule 1: three 1s, three 5s, three 10s, two 20s.
@@ -403,6 +404,30 @@ def describe(event: dict[str, Any], names: tuple[str, ...]) -> T | None:
     return None
 
 
+# -- audience predictions (referee.kernel.predictions) --------------------------------------------
+
+TIE = "tie"
+
+
+def predictions(view: dict[str, Any]) -> list[Prediction]:
+    """Who wins this round's boxes? Asked from the public view before the boxes open."""
+    state = view["state"]
+    if state["step"] == OVER:
+        return []
+    r = state["round"]
+    options = seat_options(view) + (Option(TIE, T("무승부 (점수 없음)", "A tie (no points)")),)
+    return [Prediction("coin_round", T(f"{r}라운드: 누구의 상자가 이길까요?", f"Round {r}: whose box wins?"), options,
+                       params(round=r), frozenset({"BoxesOpened"}))]
+
+
+def answer(key: str, given: Mapping[str, Any], view: dict[str, Any]) -> tuple[Any, ...] | None:
+    # Coin rule 3: the higher sum wins the round; equal sums, nobody.
+    opened = next((o for o in view["state"]["opened"] if o["round"] == given.get("round")), None)
+    if key != "coin_round" or opened is None:
+        return None
+    return (TIE,) if opened["winner"] is None else (opened["winner"],)
+
+
 GAME = Game(
     id="tricky_coin",
     title=T("트리키 코인", "Tricky Coin"),
@@ -416,4 +441,6 @@ GAME = Game(
     result=result,
     describe=describe,
     reveals=frozenset({"TokensRevealed", "BoxesOpened"}),
+    predictions=predictions,
+    answer=answer,
 )

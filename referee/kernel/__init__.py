@@ -1,5 +1,6 @@
 """The pure contract shared by every game: actors, audiences, errors, decisions, events,
-randomness, results. Imports nothing of the project and no I/O library."""
+randomness, results, bilingual texts (with the Korean particle that fits a name: josa).
+Imports nothing of the project and no I/O library."""
 
 from .actors import Actor, Audience
 from .decisions import Decision, Field, Option, Turn, check_shape, expect
@@ -9,9 +10,9 @@ from .flow import with_consequences
 from .game import Game, OptionSpec, get_game, registry, seat_names
 from .results import Result, Standing
 from .rng import Rng
-from .text import T
+from .text import T, josa
 
 __all__ = [
     "Actor", "Audience", "Decision", "Event", "Field", "Game", "Option", "OptionSpec", "Result",
-    "Rng", "RuleError", "Standing", "T", "Turn", "check_shape", "expect", "get_game", "registry", "require", "seat_names", "with_consequences",
+    "Rng", "RuleError", "Standing", "T", "Turn", "check_shape", "expect", "get_game", "josa", "registry", "require", "seat_names", "with_consequences",
 ]

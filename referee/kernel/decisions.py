@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import RuleError
-from .text import T
+from .text import T, josa
 
 SHAPES = ("one", "some", "assign", "number", "text")
 
@@ -204,21 +204,56 @@ def expect(turn: Turn, actor: Any, move: Any) -> Decision:
             f"A move must be an object with a type: {move!r}",
             move=move,
         )
-    for d in turn.decisions:
-        if d.move != move["type"]:
-            continue
-        if d.auto and actor.kind != "referee":
-            continue
-        if not d.auto and (actor.kind == "referee" or actor.seat != d.seat):
-            continue
+    d = answered(turn, actor, move)
+    if d is not None:
         check_shape(d, move)
         return d
     owed = [d.move for d in turn.decisions if not d.auto and d.seat == actor.seat and actor.kind != "referee"]
     who_ko, who_en = actor.describe()
     raise RuleError(
         "move/not_owed",
-        f"{who_ko}은(는) 지금 {move['type']!r}을(를) 할 수 없습니다 (가능: {owed or '없음'})",
+        f"{josa(who_ko, '은/는')} 지금 {josa(repr(move['type']), '을/를')} 할 수 없습니다 (가능: {owed or '없음'})",
         f"{who_en} cannot make {move['type']!r} now (owed: {owed or 'nothing'})",
         actor=str(actor),
         move=move["type"],
     )
+
+
+def answered(turn: Turn, actor: Any, move: Any) -> Decision | None:
+    """The pending decision that `move` (an object with a type) answers for `actor`, unchecked;
+    None if it answers none."""
+    if not isinstance(move, dict):
+        return None
+    for d in turn.decisions:
+        if d.move != move.get("type"):
+            continue
+        if d.auto and actor.kind != "referee":
+            continue
+        if not d.auto and (actor.kind == "referee" or actor.seat != d.seat):
+            continue
+        return d
+    return None
+
+
+SEAT_KINDS = ("seat", "player")  # fields whose values are seat (or a program's player) numbers from 0
+
+
+def shaped(turn: Turn, actor: Any, move: Any, seats: int, keep: tuple[str, ...] = ()) -> Any:
+    """`move` as the log keeps it and the game decides it: its type and its decision's fields,
+    nothing else (and `keep`, what the server itself adds to it), so no field a sender made up
+    reaches the log or the rules. A seat or player field (SEAT_KINDS) holding a number that is
+    no seat of the `seats` at the table is refused here: no game ever indexes with it (Python's
+    -1 is the last seat). A move that answers no decision is returned as it is: the game's
+    `decide` refuses it with its own error, and nothing is kept."""
+    decision = answered(turn, actor, move)
+    if decision is None:
+        return move
+    for f in decision.fields:
+        if f.kind in SEAT_KINDS and f.shape in ("one", "some") and f.name in move:
+            value = move[f.name]
+            for v in value if f.shape == "some" and isinstance(value, list) else [value]:
+                if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < seats:
+                    raise _malformed(decision.move, f.name, v, f"없는 자리입니다 (0-{seats - 1})",
+                                     f"no such seat (0-{seats - 1})")
+    names = ("type", *(f.name for f in decision.fields), *keep)
+    return {name: move[name] for name in names if name in move}

@@ -6,7 +6,7 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .actors import Actor, Audience
 from .decisions import Turn
@@ -14,7 +14,10 @@ from .errors import RuleError
 from .events import Event
 from .results import Result
 from .rng import Rng
-from .text import T
+from .text import T, josa
+
+if TYPE_CHECKING:
+    from .predictions import Prediction
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,14 @@ class Game:
     # The event types that are reveals (boxes opening, an auction result, a race's movement):
     # with the show's reveal hold on, the projector waits at each until the dealer releases it.
     reveals: frozenset[str] = frozenset()
+    # A program's stages: key -> the stage's name on every screen ("3차 배틀: 트리키 코인 결승"); its
+    # stage tables carry the name in their header, so three Coin matches never look alike.
+    stages: Mapping[str, T] = field(default_factory=dict)
+    # Audience predictions (referee.kernel.predictions): the game's own questions about a table,
+    # made from its public view, and their answers read from a later public view (key, params,
+    # view) -> the right option values, or None while the view does not show them yet.
+    predictions: Callable[[dict[str, Any]], list[Prediction]] | None = None
+    answer: Callable[[str, Mapping[str, Any], dict[str, Any]], tuple[Any, ...] | None] | None = None
 
     @property
     def usual_seats(self) -> int:
@@ -76,7 +87,7 @@ class Game:
             if not spec.allows(value, seats):
                 raise RuleError(
                     "table/bad_option",
-                    f"옵션 {spec.name}에 {value!r}는 쓸 수 없습니다 (예: {list(spec.choices)})",
+                    f"옵션 {spec.name}에 {josa(repr(value), '은/는')} 쓸 수 없습니다 (예: {list(spec.choices)})",
                     f"Option {spec.name} cannot be {value!r} (e.g. {list(spec.choices)})",
                     option=spec.name, value=value,
                 )
@@ -85,7 +96,7 @@ class Game:
             name = sorted(given)[0]
             raise RuleError(
                 "table/unknown_option",
-                f"{self.id}에는 옵션 {name!r}이 없습니다",
+                f"{self.id}에는 옵션 {josa(repr(name), '이/가')} 없습니다",
                 f"{self.id} has no option {name!r}",
                 option=name,
             )
@@ -96,7 +107,7 @@ class Game:
         if not low <= n <= high:
             raise RuleError(
                 "table/bad_seat_count",
-                f"{self.title.ko}은 {low}-{high}명이 합니다 ({n}명 지정됨)",
+                f"{josa(self.title.ko, '은/는')} {low}-{high}명이 합니다 ({n}명 지정됨)",
                 f"{self.title.en} takes {low}-{high} seats, not {n}",
                 seats=n,
             )

@@ -16,6 +16,9 @@ names), the board the audience sees, and the final standings. Everything else is
 - ``confirm_result`` (dealer): the stage's table has a result; the runtime puts that result into
   the move (never the sender), the program records it and the stage's table is closed. The
   next stages follow from it.
+- ``draw_seats:<key>`` (the referee, automatic): a stage seated by lottery has its seats drawn as
+  soon as it may open, so the preview on every screen, the run sheet and the opened table show
+  one seating, and the program's log records the draw.
 
 Error codes: program/no_such_stage, program/not_ready, program/bad_seating, program/not_open,
 program/no_result, program/bad_result.
@@ -83,7 +86,7 @@ class Ready:
     players: tuple[int, ...]
     options: Mapping[str, Any]
     why: T  # what decided this seating, for the dealer and the run sheet
-    lottery: bool = False  # the seats are drawn at random from `players` when it opens
+    lottery: bool = False  # the seats are drawn at random from `players` (draw_seats) before it opens
 
 
 @dataclass(frozen=True)
@@ -127,6 +130,21 @@ class Plan:
         lambda state, ready, players: dict(ready.options))
 
 
+DRAWN = "drawn:"  # + stage key: a plan record, the seats the referee drew for a lottery stage
+
+
+def ready_now(plan: Plan, state: ProgramState) -> list[Ready]:
+    """The stages that may open now, each lottery stage in the seats drawn for it. A lottery
+    stage still marked ``lottery`` has no draw yet: the runtime draws it (draw_seats) right after
+    the command that made it ready, so no screen ever previews a seating that will not open."""
+    out = []
+    for r in plan.ready(state):
+        seats = state.record(DRAWN + r.key) if r.lottery else None
+        drawn = seats is not None and sorted(seats) == sorted(r.players)  # for these very players
+        out.append(replace(r, players=tuple(seats), lottery=False) if drawn else r)
+    return out
+
+
 def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
@@ -146,15 +164,17 @@ def seating_label(names: tuple[str, ...], players: tuple[int, ...], seats: Calla
 
 def turn(plan: Plan, state: ProgramState) -> Turn:
     decisions: list[Decision] = []
-    ready = plan.ready(state)
+    ready = ready_now(plan, state)
+    for r in ready:
+        if r.lottery:
+            decisions.append(Decision(f"draw_seats:{r.key}", T(f"{plan.stage_titles[r.key].ko}: 자리 추첨",
+                                                               f"{plan.stage_titles[r.key].en}: seat lottery"), auto=True))
     if ready:
         decisions.append(Decision(
             "open_stage",
             T("다음 경기를 여세요 (계산된 자리 배치로)", "Open the next match (with the computed seating)"),
             (Field("stage", "one", T("경기", "Match"), tuple(
-                Option(r.key, plan.stage_titles[r.key], T(f"{seating_label(state.names, r.players).ko} · {r.why.ko}",
-                                                           f"{seating_label(state.names, r.players).en} · {r.why.en}"))
-                for r in ready)),),
+                Option(r.key, plan.stage_titles[r.key], _seating_hint(state, r)) for r in ready)),),
         ))
         for r in ready:
             decisions.append(Decision(
@@ -186,21 +206,32 @@ def turn(plan: Plan, state: ProgramState) -> Turn:
     return Turn(phase, tuple(decisions))
 
 
+def _seating_hint(state: ProgramState, r: Ready) -> T:
+    if r.lottery:
+        return T(f"자리는 추첨 · {r.why.ko}", f"Seats by lottery · {r.why.en}")
+    seats = seating_label(state.names, r.players)
+    return T(f"{seats.ko} · {r.why.ko}", f"{seats.en} · {r.why.en}")
+
+
 # -- decide and evolve ---------------------------------------------------------------------------
 
 
 def decide(plan: Plan, state: ProgramState, actor: Actor, move: dict[str, Any], rng: Rng) -> list[Event]:
     decision = expect(turn(plan, state), actor, move)
     kind = decision.move
+    if kind.startswith("draw_seats:"):
+        drawing = next(r for r in ready_now(plan, state) if r.key == kind.partition(":")[2])
+        return [Event("SeatsDrawn", {"stage": drawing.key, "players": list(rng.shuffled(drawing.players))})]
     if kind == "open_stage" or kind.startswith("seat_stage:"):
         key = move["stage"] if kind == "open_stage" else kind.partition(":")[2]
-        ready = {r.key: r for r in plan.ready(state)}
+        ready = {r.key: r for r in ready_now(plan, state)}
         require(key in ready, "program/not_ready", f"지금 열 수 없는 경기입니다: {key!r}",
                 f"That match cannot open now: {key!r}", stage=key)
         chosen = ready[key]
         players, reason = chosen.players, None
         if kind == "open_stage" and chosen.lottery:
-            players = tuple(rng.shuffled(chosen.players))  # the seats by lottery, recorded in the event
+            # Not drawn ahead (a program logged before draw_seats): drawn now, recorded in the event.
+            players = tuple(rng.shuffled(chosen.players))
         if kind != "open_stage":
             players = tuple(move[f"seat_{i + 1}"] for i in range(len(chosen.players)))
             # A stage seats each player once; the dealer may change who and where, with a reason.
@@ -232,6 +263,8 @@ def evolve(plan: Plan, state: ProgramState, event: Event) -> ProgramState:
             stage = Stage(event["stage"], event["game"], tuple(event["players"]), canonical(event["options"]),
                           changed=event["changed"])
             return replace(state, stages=state.stages + (stage,))
+        case "SeatsDrawn":
+            return remember(state, DRAWN + event["stage"], tuple(event["players"]))
         case "ResultConfirmed":
             stages = tuple(replace(s, status=CONFIRMED, result=canonical(event["result"])) if s.key == event["stage"]
                            else s for s in state.stages)
@@ -265,7 +298,7 @@ def view(plan: Plan, state: ProgramState, audience: Audience, title: T) -> dict[
         "planned": [{"key": k, "title": plan.stage_titles[k].to_json(), "status": _status(plan, state, k)}
                     for k in plan.planned(state)],
         "next": [{"key": r.key, "title": plan.stage_titles[r.key].to_json(), "players": list(r.players),
-                  "why": r.why.to_json()} for r in plan.ready(state)],
+                  "why": r.why.to_json()} for r in ready_now(plan, state)],
         "board": plan.board(state),
         "final": None if final is None else final.to_json(),
     }
@@ -280,7 +313,7 @@ def _status(plan: Plan, state: ProgramState, key: str) -> str:
     stage = state.stage(key)
     if stage is not None:
         return stage.status
-    return "ready" if any(r.key == key for r in plan.ready(state)) else "later"
+    return "ready" if any(r.key == key for r in ready_now(plan, state)) else "later"
 
 
 def _panel(plan: Plan, state: ProgramState) -> list[dict[str, Any]]:
@@ -290,7 +323,7 @@ def _panel(plan: Plan, state: ProgramState) -> list[dict[str, Any]]:
         rows.append([plan.stage_titles[stage.key].to_json(), seating_label(state.names, stage.players).to_json(),
                      {"ko": "확정" if stage.status == CONFIRMED else "진행", "en": stage.status,
                       "tone": "good" if stage.status == CONFIRMED else "now"}])
-    for r in plan.ready(state):
+    for r in ready_now(plan, state):
         rows.append([plan.stage_titles[r.key].to_json(), seating_label(state.names, r.players).to_json(),
                      {"ko": "열 수 있음", "en": "ready", "tone": "now"}])
     return [{"heading": T("프로그램", "Program").to_json(), "table": rows}]
@@ -301,7 +334,7 @@ def _run_sheet(plan: Plan, state: ProgramState, title: T) -> dict[str, Any]:
                  "table": [["#", T("이름", "Name").to_json()]] + [[str(i + 1), n] for i, n in enumerate(state.names)]}]
     for key in plan.planned(state):
         stage = state.stage(key)
-        ready = next((r for r in plan.ready(state) if r.key == key), None)
+        ready = next((r for r in ready_now(plan, state) if r.key == key), None)
         if stage is not None:
             paragraphs = [seating_label(state.names, stage.players).to_json()]
             if stage.changed:
@@ -340,6 +373,10 @@ def describe(plan: Plan, event: dict[str, Any], names: tuple[str, ...]) -> T | N
         case "ResultConfirmed":
             title = plan.stage_titles[event["stage"]]
             return T(f"{title.ko} 결과 확정", f"{title.en} result confirmed")
+        case "SeatsDrawn":
+            title = plan.stage_titles[event["stage"]]
+            seats = seating_label(names, tuple(event["players"]))
+            return T(f"{title.ko} 자리 추첨: {seats.ko}", f"{title.en} seats drawn: {seats.en}")
     return plan.describe(event, names) if plan.describe is not None else None
 
 
@@ -369,4 +406,5 @@ def program_game(id: str, title: T, seats: tuple[int, int], plan: Plan, options:
         default_seats=default_seats,
         describe=lambda event, names: describe(plan, event, names),
         program=True,
+        stages=plan.stage_titles,
     )

@@ -3,8 +3,10 @@ death match.
 
 Rules (cited beside the code as "Episode rule N"):
 
-1. Every player races (2-12, 10 by default), seated 1..N by lottery (the referee draws; a
-   lottery held at the table is entered by the dealer as another seating, with its reason).
+1. Every player races (2-12, 10 by default), seated 1..N by lottery (the referee draws as the
+   program starts, in the program's log, so every screen and the run sheet preview the seating
+   the race opens with; a lottery held at the table is entered by the dealer as another seating,
+   with its reason).
    Option `guests` names players (numbers from 1) who race as guests: Horror Race ranks them in
    their own group (its option `groups`), and they are never candidates.
 2. The lowest scorer of the main match among the players who are not guests becomes the

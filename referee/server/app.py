@@ -20,6 +20,7 @@ from typing import Any
 import redis
 from flask import Flask, Response, abort, jsonify, redirect, render_template, request, session
 from flask_socketio import ConnectionRefusedError, SocketIO, join_room
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from referee.kernel import RuleError, registry
 from referee.store.base import StoreError
@@ -31,15 +32,20 @@ from .service import Service, Staff, dealer_room, link_revoked, player_room, pub
 from .shows import Shows, load_secret
 from .staff import SESSION_SECONDS, StaffSessions
 from .web import (
+    MAX_BODY,
     Admission,
     Encoded,
     SessionInterface,
     SlicedRedisManager,
     SlicedRooms,
     SocketJSON,
+    SocketPacket,
     TrustedProxies,
     clean,
+    lane,
     parse_json,
+    too_large,
+    unreadable,
 )
 
 log = logging.getLogger(__name__)
@@ -96,6 +102,8 @@ def _guard(call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         return {"ok": True, **call()}
     except (RuleError, StoreError) as err:
         return _error(err)
+    except HTTPException:  # a body over MAX_BODY: Flask answers it (the 413 handler)
+        raise
     except Exception:  # an unexpected failure must not kill the socket or leak a trace
         log.exception("command failed")
         return _error(RuleError("server/error", "서버 오류입니다. 다시 시도하세요", "Server error; please try again"))
@@ -107,7 +115,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     key = load_secret(settings.data_dir)
     app.secret_key = hmac.new(key, b"flask-session", hashlib.sha256).hexdigest()
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict", JSON_AS_ASCII=False,
-                      PERMANENT_SESSION_LIFETIME=SESSION_SECONDS, MAX_CONTENT_LENGTH=1 << 20)
+                      PERMANENT_SESSION_LIFETIME=SESSION_SECONDS, MAX_CONTENT_LENGTH=MAX_BODY)
     app.json.ensure_ascii = False
     app.session_interface = SessionInterface()
 
@@ -119,7 +127,9 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     client = pool(settings.command_connections)
     audience_client = pool(settings.audience_connections)
     shows = Shows(client, key, settings.prefix, offload=settings.offload)
-    sessions = StaffSessions(client, settings.prefix)
+    # `sio` is made below; a staff socket is only ever cut once the server runs.
+    sessions = StaffSessions(client, settings.prefix,
+                             disconnect=lambda sid: sio.server.disconnect(sid, namespace="/dealer"))
 
     def origin_allowed(origin: str | None, environ: dict[str, Any]) -> bool:
         """Sockets from this server's own pages (and the configured extra origins) only; a
@@ -133,7 +143,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         return True
 
     options: dict[str, Any] = {"async_mode": settings.async_mode, "cors_allowed_origins": origin_allowed,
-                               "json": SocketJSON}
+                               "json": SocketJSON, "serializer": SocketPacket}
     # An explicit manager: a message_queue URL other than redis:// would silently pick Kombu.
     options["client_manager"] = (SlicedRedisManager(settings.redis_url, channel=QUEUE_CHANNEL, json=SocketJSON)
                                  if settings.message_queue else SlicedRooms())
@@ -176,6 +186,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
                       disconnect=lambda namespace, sid: sio.server.disconnect(sid, namespace=namespace),
                       audience=audience_client, pause=lambda: sio.sleep(0))
     app.extensions["referee"] = service
+    app.extensions["referee_staff"] = sessions  # entry.serve: a new PIN ends them all
     service.heartbeat()  # up before it serves anyone (see Service.heartbeat)
     sio.start_background_task(service.keep_beating, sio.sleep)
     sio.start_background_task(service.run_bots, sio.sleep)  # rehearsal bots, when staff set some
@@ -274,6 +285,14 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
                                        and not path.startswith("/console-assets/")):
             resp.headers["Cache-Control"] = "no-store"
         return resp
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def body_too_large(_exc: RequestEntityTooLarge) -> Response:
+        """A body over MAX_BODY, refused before it is read: the API's JSON error, a page's text."""
+        err = too_large()
+        if request.path.startswith("/api/"):
+            return Response(app.json.dumps(_error(err)), status=413, mimetype="application/json")
+        return Response(f"{err.ko}\n{err.en}\n", status=413, mimetype="text/plain")
 
     # -- pages ------------------------------------------------------------------------------
 
@@ -537,24 +556,24 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     def public_connect(auth: Any = None) -> None:
         auth = connect_auth(auth)
         show = auth.get("show") or request.args.get("show")
-        if not service.show_exists(show):
+        if not isinstance(show, str) or not service.show_exists(show):
             raise refusal(RuleError("show/no_show", "없는 쇼입니다", "No such show"))
         # A lane past the line (and behind nginx, to the players' process) is the room's projector's
-        # with the console's link only, never a player's or the dealer's (web.Admission).
-        lane = request.args.get("lane")
-        if lane in Admission.LANES and not (lane == "stage" and shows.is_stage_key(show, auth.get("stage"))):
+        # with the console's link only, never a player's or the dealer's (web.Admission); read as
+        # nginx reads it, so that whatever nginx sends to the players' process is checked here.
+        claimed = lane(request.environ.get("QUERY_STRING", ""))
+        if claimed is not None and not (claimed == "stage" and shows.is_stage_key(show, auth.get("stage"))):
             raise refusal(RuleError("auth/wrong_lane", "이 화면은 그 통로로 연결할 수 없습니다. 프로젝터는 콘솔의 프로젝터 링크로 여세요",
                                     "This screen cannot connect in that lane; open the projector from the console's "
                                     "Projector link"))
         join_room(public_room(show))
         welcome("/public", service.audience_snapshot(show))
 
-    def unparsed(event: str, refusal: RuleError) -> dict[str, Any]:
-        """The answer to an event no handler takes: a packet that did not parse (SocketJSON
-        names it ``malformed``) gets that reason, anything else `refusal`."""
+    def unparsed(event: str, refusal: RuleError, args: tuple[Any, ...]) -> dict[str, Any]:
+        """The answer to an event no handler takes: a packet that could not be read (SocketPacket
+        names it ``malformed``, with the reason) gets that reason, anything else `refusal`."""
         if event == "malformed":
-            refusal = RuleError("api/bad_payload", "요청을 읽을 수 없습니다 (너무 깊게 중첩됨)",
-                                "The request cannot be read (nested too deeply)")
+            refusal = unreadable(args[0] if args else None)
         return _error(refusal)
 
     asked: dict[str, float] = {}  # projector socket id -> when it last asked for the whole snapshot
@@ -581,7 +600,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     @sio.on("*", namespace="/public")
     def public_any(event: str, *args: Any) -> dict[str, Any]:
         return unparsed(event, RuleError("auth/read_only", "공개 화면은 명령을 보낼 수 없습니다",
-                                         "The public screen sends no commands"))
+                                         "The public screen sends no commands"), args)
 
     @sio.on("connect", namespace="/seat")
     @admitted
@@ -627,6 +646,9 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         """A fresh snapshot; ``{"table": id}`` asks for that table of the player's (a switch)."""
         def run() -> dict[str, Any]:
             wanted = clean(payload).get("table") if isinstance(payload, dict) else None
+            if wanted is not None and not isinstance(wanted, str):
+                raise RuleError("api/bad_field", f"table 값은 테이블 이름이어야 합니다: {type(wanted).__name__}",
+                                f"Field table must be a table's name, not {type(wanted).__name__}", field="table")
             return {"snapshot": service.seat_snapshot(service.current_link(seat_link()), table_id=wanted)}
 
         return _guard(run)
@@ -634,10 +656,11 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     @sio.on("*", namespace="/seat")
     def seat_any(event: str, *args: Any) -> dict[str, Any]:
         return unparsed(event, RuleError("auth/not_allowed", f"휴대폰에서 보낼 수 없는 명령입니다: {event}",
-                                         f"Phones cannot send {event}", event=event))
+                                         f"Phones cannot send {event}", event=event), args)
 
-    # dealer socket id -> (staff, show, staff session id or None for a PIN), this process only
-    dealers: dict[str, tuple[Staff, str, str | None]] = {}
+    # dealer socket id -> (staff, show, staff session id or None for a PIN, the PIN generation it
+    # was opened under), this process only
+    dealers: dict[str, tuple[Staff, str, str | None, int]] = {}
 
     @sio.on("connect", namespace="/dealer")
     @admitted
@@ -645,6 +668,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         auth = connect_auth(auth)
         show = auth.get("show") or request.args.get("show")
         logged_in = auth.get("pin") is None
+        generation = sessions.generation()  # before the check: a PIN changed meanwhile is caught below
         try:
             # A console (its session cookie) must also show the page's CSRF token: another
             # site's page can make the browser send the cookie, never read the token.
@@ -654,7 +678,11 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
             raise refusal(err) from None
         if staff is None or not shows.exists(show) or not staff.may(show):
             raise refusal(RuleError("auth/staff_only", "스태프 로그인이 필요합니다", "Staff login required"))
-        dealers[request.sid] = (staff, show, session.get("staff") if logged_in else None)
+        login = session.get("staff") if logged_in else None
+        if not sessions.socket_opened(request.sid, generation, login):
+            sessions.socket_closed(request.sid)
+            raise refusal(staff_ended())
+        dealers[request.sid] = (staff, show, login, generation)
         service.dealer_present(show, request.sid, True)
         join_room(dealer_room(show))
         welcome("/dealer", service.dealer_snapshot(show), event="show")
@@ -664,14 +692,21 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         gone = dealers.pop(request.sid, None)
         if gone is not None:
             service.dealer_present(gone[1], request.sid, False)
+            sessions.socket_closed(request.sid)
+
+    def staff_ended() -> RuleError:
+        return RuleError("auth/staff_only", "스태프 로그인이 끝났습니다. 다시 로그인하세요",
+                         "The staff login has ended; log in again")
 
     def dealer_staff() -> Staff:
-        """The socket's staff rights, checked again for every command: a console whose session
-        ended (logout, a new PIN) can do nothing more."""
-        staff, _show, staff_session = dealers.get(request.sid, (Staff(), None, None))
+        """The socket's staff rights, checked again for every command: a console whose login
+        ended (logout, a new PIN), or that was opened with a PIN that has since changed, can do
+        nothing more (its socket is cut too, unless that message was lost on the queue)."""
+        staff, _show, staff_session, generation = dealers.get(request.sid, (Staff(), None, None, -1))
         if staff_session is not None and sessions.get(staff_session) is None:
-            raise RuleError("auth/staff_only", "스태프 로그인이 끝났습니다. 다시 로그인하세요",
-                            "The staff login has ended; log in again")
+            raise staff_ended()
+        if staff_session is None and not sessions.current(generation):
+            raise staff_ended()
         return staff
 
     @sio.on("command", namespace="/dealer")
@@ -685,7 +720,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     @sio.on("*", namespace="/dealer")
     def dealer_any(event: str, *args: Any) -> dict[str, Any]:
         return unparsed(event, RuleError("api/unknown_event", f"알 수 없는 이벤트입니다: {event}",
-                                         f"Unknown event: {event}", event=event))
+                                         f"Unknown event: {event}", event=event), args)
 
     return app, sio
 

@@ -118,7 +118,6 @@ def serve(opts: ServeOptions) -> int:
 
     from .app import Settings, create_app
     from .service import Staff
-    from .staff import StaffSessions
 
     data_dir = data_dir_from(opts.data_dir)
     host_for_links = lan_address() if opts.host in ("0.0.0.0", "") else opts.host
@@ -146,7 +145,8 @@ def serve(opts: ServeOptions) -> int:
             with os.fdopen(fd, "w") as f:
                 f.write(pin + "\n")
         if pin and service.shows.set_staff_pin(pin):
-            StaffSessions(service.r, service.prefix).end_all()  # a new PIN ends every staff login
+            # A new PIN ends every staff login, and cuts every staff socket on the other processes.
+            app.extensions["referee_staff"].end_all()
         if opts.demo:
             make_demo(service, Staff(all_shows=True))
         announce(service, public_url, DEMO_PIN if opts.demo else None,

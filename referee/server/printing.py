@@ -122,8 +122,20 @@ def _who(text: Mapping[str, str]) -> str:
     return ko if en == ko.replace("번 ", " ") else _lines(text)
 
 
+# Times print in the server machine's zone (its TZ or /etc/localtime), and every sheet names
+# that zone: a venue laptop left on UTC prints UTC and says so, never a bare "local time".
 def _local(t: float) -> dt.datetime:
     return dt.datetime.fromtimestamp(t).astimezone()
+
+
+def _zone(t: float) -> str:
+    """The zone of the printed times: "UTC+09:00 KST", "UTC+00:00"."""
+    local = _local(t)
+    offset = local.strftime("%z")
+    name = local.strftime("%Z")
+    utc = f"UTC{offset[:3]}:{offset[3:]}"
+    # A zone with no letters of its own (Etc/UTC is "UTC", some zones print "+04"): the offset says it all.
+    return utc if not name or name == "UTC" or name[0] in "+-" else f"{utc} {name}"
 
 
 def _clock(t: float) -> str:
@@ -131,7 +143,7 @@ def _clock(t: float) -> str:
 
 
 def _moment(t: float) -> str:
-    return _local(t).strftime("%Y-%m-%d %H:%M:%S %Z").strip()
+    return f"{_local(t).strftime('%Y-%m-%d %H:%M:%S')} ({_zone(t)})"
 
 
 def _seat(names: Sequence[str], seat: int) -> str:
@@ -244,11 +256,17 @@ def audit_sections(log: list[dict[str, Any]]) -> list[Section]:
     return [
         Section(heading="모든 행동, 정정, 공개", heading_en="Every action, correction and reveal", table=tuple(rows),
                 column_weights=(0.7, 0.95, 1.7, 6.2), muted_rows=tuple(muted), small=True,
-                paragraphs=(f"기록 {len(log)}건, 무효 처리 {len(voids)}건, 딜러 대리 입력 {on_behalf}건. 시각은 현지 시각. / "
+                paragraphs=(f"기록 {len(log)}건, 무효 처리 {len(voids)}건, 딜러 대리 입력 {on_behalf}건. "
+                            f"시각은 현지 시각 {_zone_of(log)}. / "
                             f"Entries: {len(log)}; voids: {len(voids)}; entered by the dealer for a seat: {on_behalf}. "
-                            "Local times.",)),
+                            f"Times are local, {_zone_of(log)}.",)),
         _corrections(log, voids),
     ]
+
+
+def _zone_of(log: list[dict[str, Any]]) -> str:
+    """The zone of a log's times (its last entry's: a show does not cross a clock change)."""
+    return _zone(log[-1]["t"] if log else dt.datetime.now().timestamp())
 
 
 def _corrections(log: list[dict[str, Any]], voids: list[dict[str, Any]]) -> Section:

@@ -28,12 +28,12 @@ import redis
 from referee.kernel import Actor, Audience, Game, RuleError, get_game, registry, require
 from referee.kernel.bots import random_move
 from referee.store import Guard, RedisStore
-from referee.table import Table, audience_view, fold
+from referee.table import Table, audience_view
 from referee.table.programs import ProgramRunner
 from referee.table.runtime import what
 
 from .limits import Limit, limited
-from .shows import PlayerLink, Shows
+from .shows import PlayerLink, Shows, option_texts
 from .web import Encoded, encode_payload
 
 log = logging.getLogger(__name__)
@@ -74,7 +74,7 @@ def public_room(show: str) -> str:
 # Every screen reads every update: at 1,000 screens, 508 bytes instead of 847 took the
 # harness's clients' CPU per update down to boardgame.io's (docs/performance.md, "Goal 1,
 # eighth pass").
-BRIEF_CONSTANT = ("game", "title", "seats", "options", "audience")
+BRIEF_CONSTANT = ("game", "title", "stage", "seats", "options", "audience")
 BRIEF_DEFAULTS: dict[str, Any] = {"clock": None, "correction": None, "result": None, "entered_for_you": None,
                                   "decisions": []}
 
@@ -243,7 +243,7 @@ class Service:
                     f"Not on the roster: {name!r}", name=name)
         require(len(set(players)) == len(players), "show/player_twice", "한 선수가 두 자리에 앉을 수 없습니다",
                 "A player cannot take two seats")
-        options = _field(payload, "options", dict, optional=True) or {}
+        options = option_texts(_field(payload, "options", dict, optional=True) or {})  # no hidden characters
         # No seed: the table draws from the OS generator. A seed makes a rehearsal table whose
         # draws repeat (tests, rehearsals); only staff can ask for one, and the header says so.
         seed = _field(payload, "seed", int, optional=True)
@@ -274,7 +274,7 @@ class Service:
                 "This show already has a program", show=show)
         table_id = f"{show}-program"
         table = Table.create(self.store, table_id, program.id, self.shows.roster(show),
-                             _field(payload, "options", dict, optional=True) or {},
+                             option_texts(_field(payload, "options", dict, optional=True) or {}),
                              _field(payload, "seed", int, optional=True), self.games)
         self.shows.set_program(show, table_id)
         self.shows.add_table(show, table_id)
@@ -841,7 +841,8 @@ class Moment:
     def view(self, table_id: str, audience: Audience) -> dict[str, Any]:
         """What `audience` may see of a table now: with the show's reveal hold on, the public
         (and with players_wait the seats) see it as it stood before the first reveal the dealer
-        has not released; nothing after that point is even computed for them."""
+        has not released, with only the later actions that need nothing of it (Table.held):
+        nothing the reveal decided is even computed for them."""
         table = self.service.table(table_id)
         folded = self.folded(table_id)
         settings = self.info["settings"]
@@ -849,8 +850,7 @@ class Moment:
         if waits and settings["reveal_hold"] == "on" and not table.game.program:
             cut = self.cut(table_id)
             if cut is not None:
-                folded = self._held.setdefault(table_id, fold(
-                    table.game, table.header, table.store.entries(table_id)[:cut]))
+                folded = self._held.setdefault(table_id, table.held(table.store.entries(table_id), cut))
         return audience_view(table.game, table.header, folded, audience)
 
     def cut(self, table_id: str) -> int | None:
@@ -930,7 +930,7 @@ class Moment:
     def summary(self, table_id: str, seat: int, player: int) -> dict[str, Any]:
         """One of a player's tables, as their phone lists it."""
         table = self.service.table(table_id)
-        return {"table": table_id, "title": table.game.title.to_json(), "seat": seat,
+        return {"table": table_id, "title": table.game.title.to_json(), "stage": table.header.get("stage"), "seat": seat,
                 "status": self.status(table_id), "owes": self.owes(table_id, seat),
                 "program": table.game.program}
 

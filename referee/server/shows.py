@@ -35,7 +35,7 @@ import redis
 from referee.kernel import RuleError, require
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed on a phone
-SHOW_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+SHOW_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")  # the whole id (fullmatch: "$" would let "x\n" in)
 # Characters no name needs and an attacker uses: controls (NUL...), format characters (zero
 # width, bidi overrides and isolates), surrogates, private use and unassigned code points.
 NAME_FORBIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
@@ -66,18 +66,54 @@ def pin_matches(pin: str, stored: str) -> bool:
     return hmac.compare_digest(hash_pin(pin, salt), stored)
 
 
+def forbidden(text: str) -> str | None:
+    """The first character of `text` that no name needs (NAME_FORBIDDEN), as U+XXXX; None if none."""
+    bad = next((ch for ch in text if unicodedata.category(ch) in NAME_FORBIDDEN), None)
+    return None if bad is None else f"U+{ord(bad):04X}"
+
+
+def screen_text(value: Any, code: str, what: tuple[str, str], most: int) -> str:
+    """Text that staff type and screens show (a player's name, a show's name), as it is kept: NFC,
+    spaces trimmed and single, no character of NAME_FORBIDDEN, 1 to `most` characters. `what`
+    names it in Korean (ending in a consonant: "선수 이름") and English ("A player name")."""
+    ko, en = what
+    require(isinstance(value, str), code, f"{ko}은 글자여야 합니다: {value!r}", f"{en} must be text: {value!r}",
+            value=value)
+    text = " ".join(unicodedata.normalize("NFC", value).split())
+    bad = forbidden(text)
+    require(bad is None, code, f"{ko}에 쓸 수 없는 글자가 있습니다: {bad}",
+            f"{en} holds a character that cannot be used: {bad}", value=text, character=bad)
+    require(0 < len(text) <= most, code, f"{ko}은 1-{most}자입니다: {text!r}", f"{en} is 1-{most} characters: {text!r}",
+            value=text)
+    return text
+
+
 def player_name(name: Any) -> str:
     """A player's name as the roster keeps it: NFC, spaces trimmed and single, checked."""
-    require(isinstance(name, str), "show/bad_player_name", f"선수 이름은 글자여야 합니다: {name!r}",
-            f"A player name must be text: {name!r}", name=name)
-    name = " ".join(unicodedata.normalize("NFC", name).split())
-    bad = next((ch for ch in name if unicodedata.category(ch) in NAME_FORBIDDEN), None)
-    require(bad is None, "show/bad_player_name",
-            f"이름에 쓸 수 없는 글자가 있습니다: U+{ord(bad or ' '):04X}",
-            f"The name holds a character that cannot be used: U+{ord(bad or ' '):04X}", name=name)
-    require(0 < len(name) <= 40, "show/bad_player_name", f"선수 이름은 1-40자입니다: {name!r}",
-            f"A player name is 1-40 characters: {name!r}", name=name)
-    return name
+    return screen_text(name, "show/bad_player_name", ("선수 이름", "A player name"), 40)
+
+
+def option_texts(options: Any, code: str = "table/bad_option") -> Any:
+    """A table's options, refused when any text in them (a key, a value, the names and notes of a
+    map, however deep) holds a character of NAME_FORBIDDEN: screens show some of it."""
+    def walk(value: Any, where: str) -> None:
+        if isinstance(value, str):
+            bad = forbidden(value)
+            require(bad is None, code, f"옵션 {where}에 쓸 수 없는 글자가 있습니다: {bad}",
+                    f"Option {where} holds a character that cannot be used: {bad}", option=where, character=bad)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                walk(key, where)
+                walk(item, where)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item, where)
+
+    if isinstance(options, dict):
+        for name, value in options.items():
+            walk(name, repr(name)[:40])
+            walk(value, repr(name)[:40])
+    return options
 
 
 def normalise_code(code: str) -> str:
@@ -186,14 +222,13 @@ class Shows:
     # -- shows -------------------------------------------------------------------------------------
 
     def create(self, show: str, name: str, pin: str | None) -> None:
-        require(isinstance(show, str) and bool(SHOW_ID.match(show)), "show/bad_id",
+        require(isinstance(show, str) and bool(SHOW_ID.fullmatch(show)), "show/bad_id",
                 f"쇼 주소는 영문 소문자, 숫자, -로 1-40자입니다: {show!r}",
                 f"A show id is 1-40 lowercase letters, digits and -: {show!r}", show=show)
-        require(isinstance(name, str) and 0 < len(name.strip()) <= 80, "show/bad_name",
-                "쇼 이름은 1-80자입니다", "A show name is 1-80 characters", name=name)
+        name = screen_text(name, "show/bad_name", ("쇼 이름", "A show name"), 80)
         require(pin is None or _pin_ok(pin), "show/bad_pin", "PIN은 4-32자의 숫자나 글자입니다",
                 "A PIN is 4-32 digits or letters")
-        fields = {"name": name.strip(), "created": time.time(), "current": ""}
+        fields = {"name": name, "created": time.time(), "current": ""}
         if pin:
             fields["pin"] = hash_pin(pin)
         created = self.r.hsetnx(f"{self.p}show:{show}", "name", fields["name"])
@@ -202,7 +237,7 @@ class Shows:
         self.r.sadd(f"{self.p}shows", show)
 
     def exists(self, show: Any, client: redis.Redis | None = None) -> bool:
-        return isinstance(show, str) and bool(SHOW_ID.match(show)) and bool(
+        return isinstance(show, str) and bool(SHOW_ID.fullmatch(show)) and bool(
             (client or self.r).exists(f"{self.p}show:{show}"))
 
     def require(self, show: Any) -> None:

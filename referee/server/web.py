@@ -6,7 +6,9 @@ is not even well-formed (a lone surrogate, JSON nested without end).
   reaches the process directly cannot pick its own address (and rate-limit bucket) or origin.
 - Cookies carry ``Secure`` when the request came over HTTPS (directly or via a trusted proxy).
 - ``clean`` refuses, with a clear error, any payload too deep or holding text that is not
-  valid Unicode, before anything else sees it.
+  valid Unicode, before anything else sees it; a request body or a Socket.IO packet over
+  ``MAX_BODY`` is refused unread, and a packet that cannot be read (``SocketPacket``) gets a
+  clear error in its acknowledgement instead of an exception in the server's handler.
 - Views go out encoded once (``Encoded``, ``SocketJSON``), a big room a slice at a time
   (``SlicedRooms``).
 - A crowd of audience screens connecting at once (the venue's Wi-Fi came back) is let in a few
@@ -18,6 +20,7 @@ from __future__ import annotations
 import ipaddress
 import itertools
 import json
+import logging
 import socket
 import threading
 import time
@@ -27,34 +30,71 @@ from typing import Any
 from urllib.parse import parse_qs
 
 import socketio
+import socketio.packet
 from flask import request
 from flask.sessions import SecureCookieSessionInterface
 
 from referee.kernel import RuleError
 from referee.store.base import encode
 
+log = logging.getLogger(__name__)
+
 MAX_DEPTH = 24  # far deeper than any move; far shallower than Python's recursion limit
+# The largest request body (the JSON API, a form) and Socket.IO packet the server reads: a move is
+# well under 2 kB and a table's options (a whole map) under 4 kB. Anything larger is refused with
+# a clear error before it is read (HTTP 413, or in the packet's acknowledgement).
+MAX_BODY = 64 * 1024
 FORWARDED = ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST", "HTTP_FORWARDED")
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
-def networks(entries: Iterable[str]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
-    """Proxies given as addresses, networks (``172.16.0.0/12``) or host names (resolved now)."""
-    out = []
-    for entry in entries:
-        try:
-            out.append(ipaddress.ip_network(entry, strict=False))
-        except ValueError:
-            for info in socket.getaddrinfo(entry, None):
-                out.append(ipaddress.ip_network(info[4][0]))
-    return tuple(out)
+def too_large() -> RuleError:
+    return RuleError("api/too_large", f"요청이 너무 큽니다 (최대 {MAX_BODY // 1024} kB)",
+                     f"The request is too large (at most {MAX_BODY // 1024} kB)", limit=MAX_BODY)
 
 
 class TrustedProxies:
-    """WSGI middleware: forwarded headers from `trusted` proxies only."""
+    """WSGI middleware: forwarded headers from `trusted` proxies only.
 
-    def __init__(self, app: Callable[..., Any], trusted: Iterable[str]) -> None:
+    Proxies are given as addresses, networks (``172.16.0.0/12``) or host names. A name is
+    resolved when the server starts and again every RETRY seconds, in the request that finds it
+    due: compose names nginx, which may start after the server (or come back with another
+    address). Until a name resolves its forwarded headers are not believed, and the log says so;
+    the server starts all the same."""
+
+    RETRY = 10.0
+
+    def __init__(self, app: Callable[..., Any], trusted: Iterable[str], resolve: Callable[..., Any] = socket.getaddrinfo,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.app = app
-        self.trusted = networks(trusted)
+        self.resolve, self.clock = resolve, clock
+        self.fixed: list[Network] = []
+        self.names: dict[str, tuple[Network, ...] | None] = {}  # name -> its addresses (None: never resolved)
+        for entry in trusted:
+            try:
+                self.fixed.append(ipaddress.ip_network(entry, strict=False))
+            except ValueError:
+                self.names[entry] = None
+        self.trusted = tuple(self.fixed)
+        self.due = 0.0  # when the names are resolved again
+        self._resolve()
+
+    def _resolve(self) -> None:
+        if not self.names or self.clock() < self.due:
+            return
+        self.due = self.clock() + self.RETRY  # before asking: concurrent requests do not ask too
+        for name, known in self.names.items():
+            try:
+                found = tuple(ipaddress.ip_network(info[4][0]) for info in self.resolve(name, None))
+            except (OSError, ValueError) as exc:  # not found, or an address ipaddress cannot read
+                if known is None:  # warnings: the level the server's log shows
+                    log.warning("trusted proxy %r does not resolve (yet: %s); its X-Forwarded-* headers are not "
+                                "believed until it does; trying again every %.0f s", name, exc, self.RETRY)
+                continue  # a name that resolved keeps its last addresses while its DNS is away
+            if known is None:
+                log.warning("trusted proxy %r resolves to %s", name, ", ".join(str(n.network_address) for n in found))
+            self.names[name] = found
+        self.trusted = (*self.fixed, *(net for nets in self.names.values() if nets for net in nets))
 
     def _trusted(self, address: str | None) -> bool:
         try:
@@ -64,6 +104,7 @@ class TrustedProxies:
         return any(ip in net for net in self.trusted)
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        self._resolve()
         if self._trusted(environ.get("REMOTE_ADDR")):
             hops = [h.strip() for h in environ.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
             # The nearest hop that is not one of our proxies is the client (the farther ones
@@ -101,9 +142,10 @@ class Admission:
     handshake). So handshakes begun and never finished on purpose can delay a reconnecting
     screen (by the line ahead of it over `slots` per `hold`), never a phone's move nor a screen
     already connected (docs/security.md). Phones, consoles and the room's projector do not wait:
-    their pages say so in the handshake's query (``lane=seat``, ``lane=dealer``, ``lane=stage``).
-    A client that claims a lane it is not only skips the line; what it may see is decided by its
-    namespace's credentials (a projector's claim is refused without the key of its link)."""
+    their pages say so in the handshake's query (``lane=seat``, ``lane=dealer``, ``lane=stage``),
+    read by `lane` exactly as nginx reads it to pick their process. A client that claims a lane it
+    is not only skips the line; what it may see is decided by its namespace's credentials (a
+    projector's claim is refused without the key of its link)."""
 
     LEASE = "referee.admission"
     LANES = ("seat", "dealer", "stage")  # never wait: a player's move, the dealer's command, the room's projector
@@ -138,8 +180,9 @@ class Admission:
         console's), None for any other."""
         if self.slots <= 0 or not environ.get("PATH_INFO", "").startswith(self.path):
             return None  # no slots: no line
-        query = parse_qs(environ.get("QUERY_STRING", ""))
-        return query if "sid" not in query and query.get("lane", [""])[0] not in self.LANES else None
+        query = environ.get("QUERY_STRING", "")
+        parsed = parse_qs(query)
+        return parsed if "sid" not in parsed and lane(query) is None else None
 
     def enter(self) -> threading.Event:
         """A lease on a slot (its waiter's event): at once when one is free and nobody waits,
@@ -179,6 +222,22 @@ class Admission:
             turn = self.line.popleft()
             self.leases[turn] = self.clock() + self.hold
             turn.set()
+
+
+def lane(query: str) -> str | None:
+    """The lane a Socket.IO handshake claims (one of Admission.LANES), or None: its query read
+    exactly as nginx reads ``$arg_lane`` to route it (deploy/nginx/referee.conf), so that no
+    request is a phone to one and a screen to the other. That is: the first ``lane=`` at the
+    start of the query or after a ``&``, its name without regard to (ASCII) case; its value as
+    sent, not percent-decoded, up to the next ``&``, without regard to case. So ``LANE=Seat`` is
+    the phones' lane on both sides, and ``lane=public&lane=seat``, ``lane=s%65at`` and
+    ``l%61ne=seat`` are no lane on either (issue 27)."""
+    raw = query.encode("latin-1", "replace")  # a WSGI string holds the request's bytes as latin-1
+    for part in raw.split(b"&"):
+        if part[:5].lower() == b"lane=":
+            value = part[5:].lower().decode("latin-1")
+            return value if value in Admission.LANES else None
+    return None
 
 
 class SessionInterface(SecureCookieSessionInterface):
@@ -242,13 +301,39 @@ def encode_payload(payload: Any) -> Encoded:
     return Encoded(encode(payload))
 
 
+class Unreadable(ValueError):
+    """JSON from a client that cannot be read; `reason` is a key of UNREADABLE."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+# Why a packet could not be read, as the sender is told (code, Korean, English).
+UNREADABLE = {
+    "too_deep": ("요청을 읽을 수 없습니다 (너무 깊게 중첩됨)", "The request cannot be read (nested too deeply)"),
+    "long_number": ("요청을 읽을 수 없습니다 (숫자가 너무 깁니다)", "The request cannot be read (a number is too long)"),
+    "not_json": ("요청을 읽을 수 없습니다 (JSON이 아닙니다)", "The request cannot be read (it is not JSON)"),
+    "not_event": ("요청을 읽을 수 없습니다 (이벤트 이름과 값의 목록이 아닙니다)",
+                  "The request cannot be read (it is not a list of an event's name and its values)"),
+}
+
+
+def unreadable(reason: Any) -> RuleError:
+    """The clear error for a packet that could not be read (SocketPacket's reason)."""
+    if reason == "too_large":
+        return too_large()
+    ko, en = UNREADABLE.get(reason, UNREADABLE["not_json"]) if isinstance(reason, str) else UNREADABLE["not_json"]
+    return malformed(ko, en)
+
+
 class SocketJSON:
     """The JSON codec of Socket.IO packets and of the queue's messages.
 
-    A packet that does not parse (nested without end) becomes an event named ``malformed``,
-    which every namespace answers with a clear error, instead of an exception in the server's
-    packet handler. An Encoded payload goes out as it is: in a packet (``[event, payload]``)
-    and in a queue message (``{..., "data": [payload]}``)."""
+    Text that does not parse raises Unreadable (a ValueError) with the reason: Engine.IO then
+    keeps the message as text, and SocketPacket turns the packet into the event ``malformed``.
+    An Encoded payload goes out as it is: in a packet (``[event, payload]``) and in a queue
+    message (``{..., "data": [payload]}``)."""
 
     @staticmethod
     def dumps(obj: Any, *args: Any, **kwargs: Any) -> str:
@@ -266,7 +351,58 @@ class SocketJSON:
         try:
             return json.loads(*args, **kwargs)
         except RecursionError:
-            return ["malformed"]
+            raise Unreadable("too_deep") from None
+        except ValueError as exc:
+            # Python reads no integer of more than 4,300 digits (a guard against slow parsing).
+            raise Unreadable("long_number" if "digits" in str(exc) else "not_json") from None
+
+
+class _Unread:
+    """The JSON reader of a packet over MAX_BODY: it never parses it."""
+
+    @staticmethod
+    def loads(*args: Any, **kwargs: Any) -> Any:
+        raise Unreadable("too_large")
+
+
+class SocketPacket(socketio.packet.Packet):
+    """Socket.IO's packet as the server reads it from a client, such that no packet raises in
+    the server's handler (which would answer nothing and leave a trace in the log).
+
+    An event whose data is over MAX_BODY (not parsed at all), not JSON, holding a number of more
+    than 4,300 digits or nested without end, or not a list of a name and its values, becomes the
+    event ``malformed`` with the reason, in its namespace and with its id: every namespace answers
+    it with a clear error in the acknowledgement (app.unparsed). A connection request or an ack
+    with such data arrives without data (the connection is then refused for want of
+    credentials). A packet whose type or id cannot be read goes to the namespace "/", which no
+    client joins, and is dropped."""
+
+    def decode(self, encoded_packet: Any) -> int:
+        if isinstance(encoded_packet, str) and len(encoded_packet) > MAX_BODY:
+            self.json = _Unread  # this packet's only: its data is never parsed
+        try:
+            attachments = super().decode(encoded_packet)
+        except Unreadable as exc:  # the JSON is the last thing read: type, namespace and id are known
+            self._unread(exc.reason)
+            return 0
+        except ValueError:
+            self.packet_type, self.namespace, self.id = socketio.packet.EVENT, "/", None
+            self.data = ["malformed", "not_event"]
+            return 0
+        if self.packet_type in (socketio.packet.EVENT, socketio.packet.BINARY_EVENT) and not (
+                isinstance(self.data, list) and self.data and isinstance(self.data[0], str)):
+            self._unread("not_event")
+            return 0
+        return attachments or 0
+
+    def _unread(self, reason: str) -> None:
+        # A binary packet would wait for attachments that its count no longer says.
+        if self.packet_type in (socketio.packet.EVENT, socketio.packet.BINARY_EVENT):
+            self.packet_type, self.data = socketio.packet.EVENT, ["malformed", reason]
+        else:
+            self.packet_type = {socketio.packet.BINARY_ACK: socketio.packet.ACK}.get(self.packet_type,
+                                                                                     self.packet_type)
+            self.data = None
 
 
 class SlicedRooms(socketio.Manager):

@@ -87,7 +87,9 @@ class ProgramRunner:
                 names = [state.names[p] for p in stage.players]
                 try:
                     Table.create(self.store, table_id, stage.game, names, stage.option_map(),
-                                 stage_seed(program.header.get("seed"), stage.key), self.games)
+                                 stage_seed(program.header.get("seed"), stage.key), self.games,
+                                 stage={"key": stage.key, "title": program.game.stages[stage.key].to_json(),
+                                        "program": program.id})
                     done.created.append(table_id)
                 except StoreError:
                     pass  # another process made it first: the same header from the same event

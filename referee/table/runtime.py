@@ -17,9 +17,11 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import takewhile
 from typing import Any, NamedTuple
 
 from referee.kernel import Actor, Audience, Event, Game, Result, Rng, RuleError, T, Turn, get_game, require
+from referee.kernel.decisions import shaped
 from referee.store.base import Guard, Store, stored
 
 STARTED = "table.started"
@@ -122,6 +124,17 @@ class Outlook(NamedTuple):
     result: Result | None
 
 
+class Voided(NamedTuple):
+    """One entry of a void command: who saw the action it voids (None: everyone), each
+    audience's version just after the entry, the entry, and the voided action's first event
+    (what the screens name in public words; the dealer's typed reason never leaves the log)."""
+
+    seats: frozenset[int] | None
+    seen: Seen
+    entry: dict[str, Any]
+    event: dict[str, Any] | None
+
+
 @dataclass
 class Folded:
     """The state at a version, with what the runtime needs to decide the next command."""
@@ -134,10 +147,13 @@ class Folded:
     voided: set[int] = field(default_factory=set)
     seen: Seen = field(default_factory=Seen)
     clock: dict[str, Any] | None = None  # the show clock (see clock_after)
-    # The latest void, and per seat the latest move the dealer entered for it, each with who
-    # could see it and each audience's version just after it (for the "정정" and "대신 입력" notes).
-    correction: tuple[frozenset[int] | None, Seen, dict[str, Any]] | None = None
+    # The latest void command (one entry per action it voided: see Voided), and per seat the
+    # latest move the dealer entered for it with each audience's version just after it (for the
+    # "정정" and "대신 입력" notes).
+    correction: list[Voided] | None = None
     behalf: dict[int, tuple[Seen, dict[str, Any]]] = field(default_factory=dict)
+    # The decisions the running clock was started for, as (seat, move): it ends with them.
+    clock_for: frozenset[tuple[int | None, str]] | None = None
     # The state and its outlook, worked out once per state (see outlook).
     _outlook: tuple[Any, Outlook] | None = field(default=None, repr=False, compare=False)
 
@@ -162,10 +178,11 @@ class Folded:
 
 
 def new_header(game: Game, table: str, seats: list[str], options: Mapping[str, Any] | None, seed: int | None,
-               created: float) -> dict[str, Any]:
+               created: float, stage: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """A table's header. ``seed`` None (every live table): each draw comes from the operating
     system's cryptographic generator. A seed makes a rehearsal table whose draws anyone who knows
-    the seed can repeat; the header says so."""
+    the seed can repeat; the header says so. ``stage``: the program stage the table plays
+    ({key, title, program}), named so on every screen."""
     game.check_seat_count(len(seats))
     return {
         "kind": "header",
@@ -176,6 +193,7 @@ def new_header(game: Game, table: str, seats: list[str], options: Mapping[str, A
         "seats": list(seats),
         "options": game.resolve_options(options, len(seats)),
         "created": created,
+        **({"stage": dict(stage)} if stage is not None else {}),
     }
 
 
@@ -200,14 +218,19 @@ def fold(game: Game, header: Mapping[str, Any], entries: list[dict[str, Any]], b
         folded.voided = {e["event"]["data"]["action"] for e in entries if e["event"]["type"] == VOIDED}
     else:
         folded = Folded(base.version, base.state, base.started_at, base.finished_at, list(base.live_actions),
-                        set(base.voided), base.seen.copy(), base.clock, base.correction, dict(base.behalf))
+                        set(base.voided), base.seen.copy(), base.clock, base.correction, dict(base.behalf),
+                        clock_for=base.clock_for)
+    firsts: dict[int, dict[str, Any]] = {}  # action -> its first event (a void names what it voided)
     for entry in entries:
         folded.version = entry["v"]
         seats = folded.seen.visible_to(entry)
         folded.seen.add(entry)
         event = entry["event"]
+        firsts.setdefault(entry["action"], event)
         if event["type"] == VOIDED:
-            folded.correction = (seats, folded.seen.copy(), entry)
+            same = folded.correction and folded.correction[-1].entry["action"] == entry["action"]
+            voided = Voided(seats, folded.seen.copy(), entry, firsts.get(event["data"]["action"]))
+            folded.correction = [*folded.correction, voided] if same else [voided]
         if entry["action"] in folded.voided or event["type"] == VOIDED:
             continue
         actor = entry["actor"]
@@ -221,9 +244,22 @@ def fold(game: Game, header: Mapping[str, Any], entries: list[dict[str, Any]], b
             folded.finished_at = entry["action"]
         elif event["type"] == CLOCK:
             folded.clock = clock_after(folded.clock, event["data"])
+            if folded.clock is None:
+                folded.clock_for = None
+            elif event["data"]["action"] == "start":
+                folded.clock_for = owed(game, folded.state)
         else:
             folded.state = game.evolve(folded.state, Event.from_json(event))
+            if folded.clock is not None and folded.clock_for and not folded.clock_for & owed(game, folded.state):
+                # Its decision was made (by the seat, or entered for it): the clock ends with it,
+                # and no screen keeps a red 0:00 for a move that is in.
+                folded.clock, folded.clock_for = None, None
     return folded
+
+
+def owed(game: Game, state: Any) -> frozenset[tuple[int | None, str]]:
+    """The decisions owed now (seat, move), the referee's own steps left out."""
+    return frozenset((d.seat, d.move) for d in game.turn(state).decisions if not d.auto)
 
 
 class Table:
@@ -242,9 +278,10 @@ class Table:
 
     @classmethod
     def create(cls, store: Store, table: str, game_id: str, seats: list[str], options: Mapping[str, Any] | None = None,
-               seed: int | None = None, games: Mapping[str, Game] | None = None, clock: Callable[[], float] = time.time) -> Table:
+               seed: int | None = None, games: Mapping[str, Game] | None = None, clock: Callable[[], float] = time.time,
+               stage: Mapping[str, Any] | None = None) -> Table:
         game = get_game(game_id, games)
-        store.create(table, new_header(game, table, seats, options, seed, clock()))
+        store.create(table, new_header(game, table, seats, options, seed, clock(), stage))
         return cls(store, table, games, clock)
 
     # -- reading ---------------------------------------------------------------------------
@@ -291,6 +328,56 @@ class Table:
         rows = audience_log(self.store.entries(self.id, after=after), audience, self.game, self.seats)
         return rows if last is None else rows[-last:]
 
+    def held(self, entries: list[dict[str, Any]], cut: int) -> Folded:
+        """The table as it stands for an audience that waits for a held reveal (the show's
+        reveal hold): the log up to the reveal (its first `cut` entries), then every later
+        action that does exactly the same on that state, up to the first reveal it holds.
+
+        So only what is a reveal waits: in Bridge the other room's contracts keep counting
+        while one room's reveal is held, and a clock goes on. Anything that needs what the
+        reveal decided (the next round, the auction after the works were shown) is refused or
+        turns out otherwise when decided again on the held state, and waits with the reveal.
+        """
+        folded = fold(self.game, self.header, entries[:cut])
+        voided = {e["event"]["data"]["action"] for e in entries if e["event"]["type"] == VOIDED}
+        actions: dict[int, list[dict[str, Any]]] = {}
+        for entry in entries[cut:]:
+            actions.setdefault(entry["action"], []).append(entry)
+        held_action = entries[cut]["action"] if cut < len(entries) else None
+        for action, group in actions.items():
+            first = group[0]
+            if action == held_action or action in voided or first["event"]["type"] == VOIDED:
+                continue  # the held reveal and the rest of its action; what the live state lacks too
+            if first["event"]["type"] == CLOCK:
+                folded = fold(self.game, self.header, group, folded)
+                continue
+            shown = self._before_reveal(folded.state, group)
+            if shown is None:
+                break  # it needs what the reveal decided (or closes the table): it waits too
+            folded = fold(self.game, self.header, shown, folded)
+            if len(shown) < len(group) and group[len(shown)]["event"]["type"] not in self.game.reveals:
+                break  # a step the referee took on the live state (a deal): not decided again here
+        return folded
+
+    def _before_reveal(self, state: Any, group: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+        """The entries of an action up to its first reveal, if its move decided again on `state`
+        gives exactly those events before any reveal of its own (a held room may be revealed by
+        the same move there: that reveal waits as well); None if it is refused or turns out
+        otherwise."""
+        first = group[0]
+        if "move" not in first or first["event"]["type"] in (FINISHED, STARTED):
+            return None
+        try:
+            decided = self.game.decide(state, Actor.parse(first["actor"]), first["move"],
+                                       table_rng(self.header, first["v"]))
+        except RuleError:
+            return None
+        mine = [e.to_json() for e in takewhile(lambda e: e.type not in self.game.reveals, decided)]
+        logged = list(takewhile(lambda e: e["event"]["type"] not in self.game.reveals, group))
+        if [e["event"] for e in logged[:len(mine)]] != mine:
+            return None
+        return logged[:len(mine)]
+
     # -- commands --------------------------------------------------------------------------
 
     def start(self, actor: Actor) -> Ack:
@@ -305,8 +392,13 @@ class Table:
         if sid is not None:
             require(isinstance(sid, str) and 0 < len(sid) <= 100, "table/bad_submission_id",
                     f"제출 번호가 잘못되었습니다: {sid!r}", f"Bad submission id: {sid!r}", sid=sid)
-        meta = {"move": move, **({"by": by} if by else {})}
-        return self._command(actor, sid, lambda f: [Step(self._moving(f, actor, move), meta)], guard)
+        marks = {"by": by} if by else {}
+
+        def moving(folded: Folded) -> list[Step]:
+            written, kept = self._moving(folded, actor, move)
+            return [Step(written, {"move": kept, **marks})]
+
+        return self._command(actor, sid, moving, guard)
 
     def clock_command(self, actor: Actor, action: Any, seconds: Any = 0) -> Ack:
         """The show clock of the current decision: start (seconds), pause, resume, add
@@ -443,22 +535,31 @@ class Table:
         _require_open(folded)
         return [(Actor.dealer(), Event(FINISHED, {"reason": str(reason)[:500]}).to_json())]
 
-    def _moving(self, folded: Folded, actor: Actor, move: Any) -> list[tuple[Actor, dict]]:
+    def _moving(self, folded: Folded, actor: Actor, move: Any) -> tuple[list[tuple[Actor, dict]], Any]:
+        """A move's entries, and the move as the game decided it and the log keeps it: in its
+        decision's shape only (kernel `shaped`: a field the sender made up is never stored)."""
         require(folded.started, "table/not_started", "아직 시작하지 않은 테이블입니다", "The table has not started yet")
         _require_open(folded)
         if actor.kind == "referee":
             raise RuleError("table/referee_only", "자동 진행은 직접 입력할 수 없습니다",
                             "Automatic steps cannot be entered by hand")
         if actor.seat is not None:
-            require(0 <= actor.seat < len(self.seats), "table/no_such_seat", f"없는 자리입니다: {actor.seat + 1}",
-                    f"No such seat: {actor.seat + 1}", seat=actor.seat)
+            # Seats go over the wire from 0; a person counts them from 1 (a seat -1 is no "seat 0").
+            require(0 <= actor.seat < len(self.seats), "table/no_such_seat",
+                    f"없는 자리입니다: {actor.seat} (자리는 0-{len(self.seats) - 1}, 화면에서는 1-{len(self.seats)}번)",
+                    f"No such seat: {actor.seat} (seats are 0-{len(self.seats) - 1}, shown as 1-{len(self.seats)})",
+                    seat=actor.seat)
         state = folded.state
+        # A program's confirm_result carries the result of its stage's table, which the server
+        # adds (ProgramRunner.complete); staff only.
+        keep = ("result",) if self.game.program and actor.kind == "dealer" else ()
+        move = shaped(folded.outlook(self.game).turn, actor, move, len(self.seats), keep)
         rng = table_rng(self.header, folded.version + 1)
         out: list[tuple[Actor, dict]] = []
         for event in self.game.decide(state, actor, move, rng):
             state = self.game.evolve(state, event)
             out.append((actor, event.to_json()))
-        return out + self._automatic(state, folded.version + 1 + len(out))
+        return out + self._automatic(state, folded.version + 1 + len(out)), move
 
     def _automatic(self, state: Any, version: int) -> list[tuple[Actor, dict]]:
         """The steps the referee takes by itself (a shuffle, a deal) after a command."""
@@ -499,7 +600,13 @@ class Table:
 
         voids = [(Actor.dealer(), Event(VOIDED, {"action": a, "reason": reason}).to_json()) for a in [target, *later]]
         steps = [Step(voids)]
-        plan: dict[str, Any] = {"target": words(by_action[target][0]), "reapplied": [], "conflicts": []}
+        # What the projector's "정정" notice will say (never the reason): the console shows it first.
+        # None: the projector never saw the action, and sees no notice of its void either.
+        first = Event.from_json(by_action[target][0]["event"])
+        public = None if first.hidden_from(Audience.public()) else what(
+            self.game, first.visible_to(Audience.public()), self.seats).to_json()
+        plan: dict[str, Any] = {"target": {**words(by_action[target][0]), "public": public},
+                                "reapplied": [], "conflicts": []}
         if not later:
             return steps, plan
         gone = {target, *later}
@@ -545,6 +652,7 @@ def audience_view(game: Game, header: Mapping[str, Any], folded: Folded, audienc
         "table": header["table"],
         "game": header["game"],
         "title": game.title.to_json(),
+        "stage": header.get("stage"),
         "seats": list(header["seats"]),
         "options": header["options"],
         "version": folded.version_for(audience),
@@ -556,19 +664,30 @@ def audience_view(game: Game, header: Mapping[str, Any], folded: Folded, audienc
         "state": game.view(folded.state, audience),
         "result": None if result is None else result.to_json(),
         "clock": folded.clock if folded.started and not folded.finished and result is None else None,
-        "correction": _correction(folded, audience),
+        "correction": _correction(game, header, folded, audience),
         "entered_for_you": _entered_for(game, header, folded, audience),
     }
 
 
-def _correction(folded: Folded, audience: Audience) -> dict[str, Any] | None:
-    """The latest void this audience saw (the projector shows "정정", the phones are told)."""
-    if folded.correction is None:
+def _correction(game: Game, header: Mapping[str, Any], folded: Folded, audience: Audience) -> dict[str, Any] | None:
+    """The latest void this audience saw (the projector shows "정정", the phones are told): its
+    version in the audience's numbering and what it undid, in the words that audience saw it
+    in (the first voided action it could see). Only the dealer gets the typed reason: staff
+    write secrets there ("경매 결과 잘못 입력: 가람의 위작 ..."), and every word on a screen is public."""
+    if not folded.correction:
         return None
-    seats, seen, entry = folded.correction
-    if seats is not None and audience.kind != "dealer" and not (audience.kind == "seat" and audience.seat in seats):
+    dealer = audience.kind == "dealer"
+    seen_by = [v for v in folded.correction
+               if v.seats is None or dealer or (audience.kind == "seat" and audience.seat in v.seats)]
+    if not seen_by:
         return None  # the void of something this audience never saw
-    return {"v": seen.version_for(audience, entry["v"]), "reason": entry["event"]["data"]["reason"]}
+    first, last = seen_by[0], seen_by[-1]
+    undone = (what(game, Event.from_json(first.event).visible_to(audience), header["seats"]) if first.event
+              else T("기록된 행동", "a recorded action"))
+    out = {"v": last.seen.version_for(audience, last.entry["v"]), "what": undone.to_json()}
+    if dealer:
+        out["reason"] = last.entry["event"]["data"]["reason"]
+    return out
 
 
 def _entered_for(game: Game, header: Mapping[str, Any], folded: Folded, audience: Audience) -> dict[str, Any] | None:
@@ -620,6 +739,8 @@ def what(game: Game | None, event: Mapping[str, Any], names: Sequence[str]) -> T
             reason = event.get("reason") or ""
             return T(f"테이블 종료 {reason}".strip(), f"Table closed {reason}".strip())
         case "table.voided":
+            if "reason" not in event:  # as an audience other than the dealer sees it
+                return T(f"{event['action']}번 행동 정정", f"Action {event['action']} corrected")
             return T(f"{event['action']}번 행동 무효: {event['reason']}", f"Action {event['action']} voided: {event['reason']}")
         case "table.clock":
             ko = {"start": f"시계 시작 {event['seconds']}초", "pause": "시계 멈춤", "resume": "시계 다시 시작",
@@ -662,8 +783,9 @@ def audience_log(entries: list[dict[str, Any]], audience: Audience, game: Game |
         visible = event.visible_to(audience)
         if visible["type"] == VOIDED and not dealer:
             # The voided action in this audience's numbering, never the table's (which counts
-            # what was hidden from it).
+            # what was hidden from it); the dealer's typed reason stays the dealer's.
             visible["action"] = first_of_action.get(visible["action"], visible["action"])
+            visible.pop("reason", None)
         row = {"v": version, "action": first_of_action[entry["action"]], "actor": entry["actor"], "t": entry["t"],
                "event": visible, "who": who(entry["actor"], names).to_json(),
                "what": what(game, visible, names).to_json(), **({"by": entry["by"]} if "by" in entry else {})}

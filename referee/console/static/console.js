@@ -20,6 +20,9 @@
   let serverOffset = 0;  // server clock minus this machine's
   const seatOrder = [];
   const forms = new Map();  // decision key -> rendered card, so a snapshot keeps choices in progress
+  const botDrafts = new Map();  // table -> the rehearsal bots being set up: {seats, pace, open}
+  const otherSeating = new Set();  // "program:stage" whose other-seating form is open
+  const opening = new Set();  // "program:stage" being opened (sent, not yet answered)
   let noticeTimer = null;
 
   // -- commands and status --------------------------------------------------------------------------
@@ -32,10 +35,13 @@
     });
   }
 
+  // Staff read the message in words; its code stays for support in a tooltip and data-code.
   function showError(error) {
-    $("error").hidden = !error;
-    $("error").textContent = error ? I18N.errorText(error) : "";
-    if (error) $("notice").hidden = true;
+    const line = $("error");
+    line.hidden = !error;
+    line.textContent = error ? tr(error) : "";
+    line.title = error ? error.code : "";
+    if (error) { line.dataset.code = error.code; $("notice").hidden = true; } else delete line.dataset.code;
   }
 
   function notice(text) {
@@ -52,6 +58,12 @@
 
   function entryOf(tableId) {
     return snapshot.tables.find(function (t) { return t.view.table === tableId; });
+  }
+
+  // A program's stage table goes by its stage's name ("3차 배틀: 트리키 코인 결승"): three Coin
+  // matches never look alike.
+  function titleOf(v) {
+    return v.stage ? v.stage.title : v.title;
   }
 
   function stateOf(v) {
@@ -90,7 +102,7 @@
         "data-table": v.table, onclick: function () { select(v.table); },
       }, [
         snapshot.show.current === v.table ? el("span", { class: "on-air", title: "projector" }, "▶") : null,
-        el("span", { class: "tab-title" }, tr(v.title)),
+        el("span", { class: "tab-title", title: tr(titleOf(v)) }, tr(titleOf(v))),
         el("span", { class: "badge badge-" + state.key, text: state.text }),
         owes ? el("span", { class: "dot", title: tr(both("대기 중인 결정", "decisions pending")) }, "●") : null,
       ]);
@@ -122,7 +134,8 @@
     const v = entry.view;
     const parts = [head(entry)];
     if (voiding && voiding.table === v.table) parts.push(voidDialog(entry));
-    if (entry.held) parts.push(heldBanner(entry));
+    const hold = holdStrip(entry);
+    if (hold) parts.push(hold);
     parts.push(el("div", { class: "work-grid" }, [
       el("div", { class: "work-main" }, [decisionsOf(entry)]),
       el("aside", { class: "work-side" }, [owedSeats(entry), clockControls(entry), botControls(entry)]),
@@ -141,7 +154,7 @@
     if (!v.started) {
       actions.appendChild(el("button", { type: "button", class: "primary big", "data-action": "start", "aria-keyshortcuts": "s",
         onclick: function () { command("start", { table: v.table }); } }, tr(both("시작 (S)", "Start (S)"))));
-    } else if (!v.finished && lastLive(entry) && lastLive(entry).event.type === "table.started") {
+    } else if (!v.finished && lastLive(entry) && startedBy(entry) === lastLive(entry).action) {  // the start (and its deal or draw)
       actions.appendChild(el("button", { type: "button", "data-action": "unstart",
         onclick: function () { openVoid(v.table, lastLive(entry).action); } }, tr(both("시작 취소", "Undo start"))));
     }
@@ -170,19 +183,58 @@
                        class: "print-link", "data-sheet": id }, tr(both("인쇄: ", "Print: ")) + tr(entry.sheets[id]));
     }));
     return el("div", { class: "work-head" }, [
-      el("h2", {}, [tr(v.title), " ", el("span", { class: "badge badge-" + state.key, text: state.text })]),
+      el("h2", {}, [tr(titleOf(v)), " ", el("span", { class: "badge badge-" + state.key, text: state.text })]),
       el("p", { class: "work-phase" }, [v.turn ? tr(v.turn.phase) : "",
         sealed ? el("strong", { class: "sealed" }, "  " + sealed[0] + "/" + sealed[1] + " " + tr(both("제출", "in"))) : null]),
       actions, prints,
     ]);
   }
 
-  function heldBanner(entry) {
-    return el("div", { class: "held", role: "status" }, [
-      el("span", {}, [tr(both("프로젝터 공개 대기: ", "Held from the projector: ")), tr(entry.held.what)]),
-      el("button", { type: "button", class: "primary big", "data-action": "release", "aria-keyshortcuts": "r",
-        onclick: function () { command("release", { table: entry.view.table }); } }, tr(both("공개 (R)", "Release (R)"))),
+  // The show's reveal hold where the dealer works: a badge while it is on (a reveal will wait off
+  // the projector), and what waits now with the button that releases it.
+  function holdStrip(entry) {
+    const settings = snapshot.show.settings || {};
+    // A program has no reveals of its own; a closed table none to come.
+    const on = settings.reveal_hold === "on" && !entry.view.state.program && !entry.view.finished;
+    if (!on && !entry.held) return null;
+    const phones = settings.players_wait === "on";
+    return el("div", { class: "hold" + (entry.held ? " held" : ""), role: "status", "data-hold": entry.held ? "held" : "on" }, [
+      el("span", { class: "hold-badge", text: both("공개 보류 켜짐", "Reveal hold on") }),
+      entry.held
+        ? el("span", { class: "hold-what" }, [tr(both("프로젝터 공개 대기: ", "Held from the projector: ")), tr(entry.held.what)])
+        : el("span", { class: "hold-what", text: phones
+          ? both("공개 장면은 '공개 (R)'를 누를 때까지 프로젝터와 선수 휴대폰에 나가지 않습니다",
+                 "Reveals wait off the projector and the players' phones until Release (R)")
+          : both("공개 장면은 '공개 (R)'를 누를 때까지 프로젝터에 나가지 않습니다",
+                 "Reveals wait off the projector until Release (R)") }),
+      entry.held ? el("button", { type: "button", class: "primary big", "data-action": "release", "aria-keyshortcuts": "r",
+        onclick: function () { command("release", { table: entry.view.table }); } }, tr(both("공개 (R)", "Release (R)"))) : null,
     ]);
+  }
+
+  // A decision's form, kept across snapshots (keyed by the decision itself) so that a choice in
+  // progress survives them; `extra`: more options of the form (compact, initial).
+  function formOf(v, d, keep, extra) {
+    const key = v.table + ":" + JSON.stringify(d);
+    keep.add(key);
+    if (!forms.has(key)) {
+      const card = el("div", { class: "card decision" + (d.seat == null ? "" : " on-behalf"),
+                               "data-seat": d.seat == null ? "dealer" : String(d.seat), "data-move": d.move });
+      const caption = d.seat == null ? both("딜러 결정", "Dealer decision")
+        : both(seatName(v, d.seat).ko + " 대신 입력 (휴대폰에 표시됩니다)",
+               "For " + seatName(v, d.seat).en + " (their phone is told)");
+      Forms.render(card, d, Object.assign({
+        caption: tr(caption),
+        submit: function (move, sid) {
+          return command("move", { table: v.table, seat: d.seat, move: move, sid: sid }).then(function (ack) {
+            if (ack.ok && d.seat != null) behalf = null;
+            return ack;
+          });
+        },
+      }, extra));
+      forms.set(key, card);
+    }
+    return forms.get(key);
   }
 
   function decisionsOf(entry) {
@@ -191,28 +243,9 @@
     const keep = new Set();
     const mine = v.decisions.filter(function (d) { return d.seat == null; });
     const theirs = behalf == null ? [] : v.decisions.filter(function (d) { return d.seat === behalf; });
-    mine.concat(theirs).forEach(function (d) {
-      const key = v.table + ":" + JSON.stringify(d);
-      keep.add(key);
-      if (!forms.has(key)) {
-        const card = el("div", { class: "card decision" + (d.seat == null ? "" : " on-behalf"),
-                                 "data-seat": d.seat == null ? "dealer" : String(d.seat), "data-move": d.move });
-        const caption = d.seat == null ? both("딜러 결정", "Dealer decision")
-          : both(seatName(v, d.seat).ko + " 대신 입력 (휴대폰에 표시됩니다)",
-                 "For " + seatName(v, d.seat).en + " (their phone is told)");
-        Forms.render(card, d, {
-          caption: tr(caption),
-          submit: function (move, sid) {
-            return command("move", { table: v.table, seat: d.seat, move: move, sid: sid }).then(function (ack) {
-              if (ack.ok && d.seat != null) behalf = null;
-              return ack;
-            });
-          },
-        });
-        forms.set(key, card);
-      }
-      list.appendChild(forms.get(key));
-    });
+    const cards = v.state.program ? programWork(v, mine, theirs, keep)
+      : mine.concat(theirs).map(function (d) { return formOf(v, d, keep); });
+    cards.forEach(function (card) { list.appendChild(card); });
     Array.from(forms.keys()).forEach(function (k) { if (!keep.has(k)) forms.delete(k); });
     if (!list.children.length) {
       const waitingFor = (v.turn && v.turn.waiting) || [];
@@ -220,9 +253,103 @@
         : v.result || v.finished ? both("이 테이블의 경기는 끝났습니다.", "This table's match is over.")
         : waitingFor.length ? both("선수들의 휴대폰 입력을 기다리는 중입니다. 휴대폰이 안 되면 오른쪽에서 선수를 눌러 대신 입력하세요.",
                                    "Waiting for the players' phones. If a phone fails, pick the player on the right to enter for them.")
+        : v.state.program ? both("진행 중인 경기가 끝나면 여기서 결과를 확정합니다.", "When a running match is over, confirm its result here.")
         : both("지금 딜러가 할 일은 없습니다.", "Nothing for the dealer to do now.") }));
     }
     return list;
+  }
+
+  // -- a show program's work ---------------------------------------------------------------------
+
+  // In one order whatever the snapshot brings: results to confirm (only of matches that are
+  // over), the program's own decisions (a tie, a nomination), then the matches that may open,
+  // each with one tap for the computed seating or a compact form for another.
+  function programWork(v, mine, theirs, keep) {
+    const cards = [];
+    const confirm = mine.find(function (d) { return d.move === "confirm_result"; });
+    const over = confirm ? overOnly(v, confirm) : null;
+    if (over) {
+      const only = over.fields[0].options.length === 1 ? { initial: { stage: over.fields[0].options[0].value } } : {};
+      cards.push(formOf(v, over, keep, only));
+    }
+    mine.concat(theirs).forEach(function (d) {
+      if (d.move !== "open_stage" && d.move !== "confirm_result" && d.move.indexOf("seat_stage:") !== 0) cards.push(formOf(v, d, keep));
+    });
+    const open = mine.find(function (d) { return d.move === "open_stage"; });
+    if (open) cards.push(openCard(v, open, mine, keep));
+    return cards;
+  }
+
+  // The table of an opened stage: this program's table of that stage with its players in its
+  // seats (a stage opened again with another seating has a table of its own).
+  function stageEntry(v, stage) {
+    const seats = JSON.stringify(stage.players.map(function (p) { return v.state.names[p]; }));
+    return snapshot.tables.find(function (t) {
+      const s = t.view.stage;
+      return s && s.program === v.table && s.key === stage.key && JSON.stringify(t.view.seats) === seats;
+    });
+  }
+
+  // "결과 확정" offers only the stages whose match has a result (confirming one still running
+  // would only be refused), each with who won; null when none is over.
+  function overOnly(v, d) {
+    const field = d.fields[0];
+    const options = [];
+    field.options.forEach(function (o) {
+      const stage = v.state.stages.find(function (s) { return s.key === o.value; });
+      const table = stage && stageEntry(v, stage);
+      const result = table && table.view.result;
+      if (!result) return;
+      const first = result.standings.find(function (s) { return s.rank === 1; });
+      const name = first ? table.view.seats[first.seat] : "";
+      options.push(Object.assign({}, o, { hint: both("끝남 · 1위 " + name, "Over · 1st " + name) }));
+    });
+    return options.length ? Object.assign({}, d, { fields: [Object.assign({}, field, { options: options })] }) : null;
+  }
+
+  function openCard(v, open, mine, keep) {
+    const card = el("div", { class: "card decision open-stages", "data-move": "open_stage", "data-seat": "dealer" }, [
+      el("h2", { class: "prompt", text: both("다음 경기 열기", "Open the next match") }),
+      el("div", { class: "caption", text: both("누르면 바로 계산된 자리 배치로 열립니다 (무효로 되돌릴 수 있음)",
+                                              "One tap opens it with the computed seating (it can be voided)") }),
+    ]);
+    open.fields[0].options.forEach(function (option) {
+      const key = option.value;
+      const id = v.table + ":" + key;
+      const other = mine.find(function (d) { return d.move === "seat_stage:" + key; });
+      const expanded = Boolean(other) && otherSeating.has(id);
+      card.appendChild(el("div", { class: "open-row", "data-stage": key }, [
+        el("div", { class: "open-what" }, [el("strong", { text: option.label }), el("span", { class: "option-hint", text: option.hint })]),
+        el("div", { class: "actions" }, [
+          el("button", { type: "button", class: "big primary", "data-open-stage": key, disabled: opening.has(id),
+                         onclick: function () { openStage(v.table, key); } }, tr(both("열기", "Open"))),
+          other ? el("button", { type: "button", class: "small", "data-other-seating": key, "aria-expanded": String(expanded),
+            onclick: function () { if (expanded) otherSeating.delete(id); else otherSeating.add(id); render(); } },
+            tr(expanded ? both("다른 자리 배치 닫기", "Close other seating") : both("다른 자리 배치로…", "Other seating…"))) : null,
+        ]),
+        expanded ? formOf(v, other, keep, { compact: true, initial: seatingOf(v, key) }) : null,
+      ]));
+    });
+    return card;
+  }
+
+  // The computed seating as the other-seating form's start: change two seats, not fill nine.
+  function seatingOf(v, key) {
+    const next = (v.state.next || []).find(function (n) { return n.key === key; });
+    const seating = {};
+    (next ? next.players : []).forEach(function (p, i) { seating["seat_" + (i + 1)] = p; });
+    return seating;
+  }
+
+  function openStage(table, key) {
+    const id = table + ":" + key;
+    if (opening.has(id)) return;  // a double tap opens once
+    opening.add(id);
+    render();
+    command("move", { table: table, move: { type: "open_stage", stage: key }, sid: Forms.newSid() }).then(function () {
+      opening.delete(id);
+      render();
+    });
   }
 
   function owedSeats(entry) {
@@ -284,26 +411,37 @@
     const v = entry.view;
     if (v.finished || v.result || v.state.program) return null;
     const running = entry.bots || [];
-    const chosen = new Set(running);
+    // What the dealer is setting up outlives the snapshots that arrive meanwhile (bots play fast).
+    if (!botDrafts.has(v.table)) botDrafts.set(v.table, { seats: null, pace: "2", open: running.length > 0 });
+    const draft = botDrafts.get(v.table);
+    const chosen = new Set(draft.seats || running);
     const picks = v.seats.map(function (name, seat) {
-      const box = el("input", { type: "checkbox", value: String(seat), checked: chosen.has(seat) });
+      const box = el("input", { type: "checkbox", value: String(seat), checked: chosen.has(seat), "data-keep": "bot-seat-" + seat,
+                                onchange: function () { draft.seats = picked(); } });
       return el("label", { class: "bot-seat" }, [box, " " + (seat + 1) + " " + name]);
     });
-    const pace = el("input", { type: "number", min: "0.2", max: "60", step: "0.2", value: "2", "aria-label": "pace" });
-    return el("details", { class: "side-box bots", open: running.length ? true : null }, [
+    const picked = function () {
+      return picks.map(function (l) { return l.querySelector("input"); }).filter(function (b) { return b.checked; })
+        .map(function (b) { return Number(b.value); });
+    };
+    const pace = el("input", { type: "number", min: "0.2", max: "60", step: "0.2", value: draft.pace, "aria-label": "pace",
+                               "data-keep": "bot-pace", oninput: function () { draft.pace = pace.value; } });
+    const box = el("details", { class: "side-box bots", open: draft.open ? true : null,
+                                ontoggle: function () { draft.open = box.open; } }, [
       el("summary", { text: both("리허설 봇 (선수 대신 무작위로 둡니다)", "Rehearsal bots (random legal moves)") }),
       el("div", { class: "chips" }, picks),
       el("label", {}, [tr(both("간격(초) ", "Pace (s) ")), pace]),
       el("div", { class: "actions" }, [
         el("button", { type: "button", "data-action": "bots", onclick: function () {
-          const seats = picks.map(function (l) { return l.querySelector("input"); }).filter(function (b) { return b.checked; })
-            .map(function (b) { return Number(b.value); });
-          command("bots", { table: v.table, seats: seats, pace: Number(pace.value) || 2 });
+          command("bots", { table: v.table, seats: picked(), pace: Number(pace.value) || 2 }).then(function (ack) {
+            if (ack.ok) draft.seats = null;  // the running bots are the choice now
+          });
         } }, tr(running.length ? both("봇 바꾸기", "Update bots") : both("봇 시작", "Start bots"))),
         running.length ? el("button", { type: "button", onclick: function () { command("bots", { table: v.table, seats: [] }); } },
           tr(both("봇 멈추기", "Stop bots"))) : null,
       ]),
     ]);
+    return box;
   }
 
   function resultBox(v) {
@@ -345,6 +483,11 @@
     return box;
   }
 
+  function startedBy(entry) {
+    const start = entry.log.find(function (r) { return r.event.type === "table.started" && !r.voided_by; });
+    return start ? start.action : null;
+  }
+
   function lastLive(entry) {
     const rows = entry.log.filter(function (r) { return !r.voided_by && r.event.type !== "table.voided"; });
     return rows.length ? rows[rows.length - 1] : null;
@@ -364,7 +507,7 @@
         el("td", {}, String(r.v)),
         el("td", {}, new Date(r.t * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" })),
         el("td", {}, [tr(r.who), r.by === "bot" ? el("span", { class: "bot-tag", text: both(" (봇)", " (bot)") }) : null]),
-        el("td", {}, [tr(r.what), r.voided_by ? el("small", { text: both(" (v" + r.voided_by + "에서 무효)", " (voided at v" + r.voided_by + ")") }) : null]),
+        el("td", {}, [tr(r.what), r.voided_by ? el("small", { text: both(" (" + r.voided_by + "번에서 무효)", " (voided at #" + r.voided_by + ")") }) : null]),
         el("td", {}, live ? el("button", { type: "button", class: "small", "data-void": String(r.action),
                                              onclick: function () { openVoid(v.table, r.action); } }, tr(both("무효…", "Void…"))) : null),
       ]));
@@ -379,8 +522,28 @@
       if (!ack.ok) return;
       voiding = { table: tableId, action: ack.plan.target.action, plan: ack.plan, version: entryOf(tableId).view.version };
       render();
+      // Opened from a log row far down the page: the dialog comes into view, under the sticky bar.
+      document.querySelector(".void-dialog").scrollIntoView({ block: "start" });
       focusReason();
     });
+  }
+
+  // An action as staff say it: "44번 행동 (오후 8:18)", never "v44".
+  function actionWords(entry, action) {
+    const row = entry.log.find(function (r) { return r.v === action; });
+    const at = row ? " (" + I18N.clockTime(row.t * 1000) + ")" : "";
+    return both(action + "번 행동" + at, "Action " + action + at);
+  }
+
+  // What the void will put on the screens: the reason stays the staff's (log and audit report);
+  // the public and the phones that saw the action see only the server's public words for it.
+  function publicNote(what) {
+    return el("p", { class: "void-public" }, what
+      ? [tr(both("사유는 기록과 감사 보고서에만 남고, 화면에는 ", "The reason stays in the log and the audit report; screens show only ")),
+         el("strong", { class: "void-public-words" }, tr(both("'정정: " + I18N.inLang(what, "ko") + "'", "'Correction: " + I18N.inLang(what, "en") + "'"))),
+         tr(both("만 나갑니다.", "."))]
+      : tr(both("사유는 기록과 감사 보고서에만 남습니다. 프로젝터는 이 행동을 보지 않았으므로 정정 안내도 나가지 않습니다.",
+                "The reason stays in the log and the audit report. The projector never saw this action, so it shows no correction.")));
   }
 
   function focusReason() {
@@ -392,7 +555,7 @@
     const plan = voiding.plan;
     const line = function (row) { return el("li", {}, tr(row.who) + ": " + tr(row.what)); };
     const reason = el("input", { name: "reason", maxlength: 500, placeholder: tr(both("무효 사유 (필수)", "Reason (required)")),
-                                 required: true, value: voiding.reason || "" });
+                                 required: true, value: voiding.reason || "", "data-keep": "void-reason" });
     reason.addEventListener("input", function () { voiding.reason = reason.value; });
     if (voiding.version !== entry.view.version && !voiding.refreshing) {
       // The table moved on since the preview: ask again what the void would do now.
@@ -412,7 +575,8 @@
       });
     } }, [
       el("h3", { text: both("이 행동을 무효로 합니다", "This action will be voided") }),
-      el("p", { class: "void-target" }, "v" + plan.target.action + " · " + tr(plan.target.who) + ": " + tr(plan.target.what)),
+      el("p", { class: "void-target" }, tr(actionWords(entry, plan.target.action)) + " · " + tr(plan.target.who) + ": " + tr(plan.target.what)),
+      publicNote(plan.target.public),
       plan.reapplied.length ? el("div", {}, [el("strong", { text: both("뒤의 행동 중 그대로 다시 적용되는 것:", "Later actions applied again as they were:") }),
                                                el("ul", {}, plan.reapplied.map(line))]) : null,
       plan.conflicts.length ? el("div", { class: "conflicts" }, [el("strong", { text: both("다시 적용할 수 없어 무효로 남는 것 (다시 입력해야 함):", "Later actions that stay voided (enter them again):") }),
@@ -596,8 +760,13 @@
 
   // -- the whole page -------------------------------------------------------------------------------
 
+  // A snapshot redraws the page: the field the dealer is typing in keeps the focus and the caret
+  // (a kept form's own node, or the redrawn field with the same data-keep).
   function render() {
-    const typing = document.activeElement && document.activeElement.name === "reason";
+    const active = document.activeElement;
+    const keepKey = active && active.dataset ? active.dataset.keep : null;
+    let caret = null;
+    try { caret = active && active.selectionStart != null ? [active.selectionStart, active.selectionEnd] : null; } catch (e) { caret = null; }
     $("show-name").textContent = snapshot.show.name;
     const ids = snapshot.tables.map(function (t) { return t.view.table; });
     if (!selected || ids.indexOf(selected) < 0) selected = snapshot.show.current || ids[ids.length - 1] || null;
@@ -606,7 +775,11 @@
     renderRoster();
     renderNew();
     renderSettings();
-    if (typing) focusReason();  // a snapshot arrived while the dealer typed the reason
+    const again = active && active.isConnected ? active : keepKey ? document.querySelector("[data-keep='" + keepKey + "']") : null;
+    if (again && again !== document.activeElement) {
+      again.focus();
+      try { if (caret) again.setSelectionRange(caret[0], caret[1]); } catch (e) { /* a number field has no caret */ }
+    }
   }
 
   function tick() {

@@ -14,7 +14,12 @@
         body: JSON.stringify(data), credentials: "same-origin",
       }).then(function (r) { return r.json(); }).then(function (out) {
         if (out.ok) location.href = "/console/" + out.show.id;
-        else { const p = form.querySelector(".error"); p.hidden = false; p.textContent = I18N.errorText(out.error); }
+        else {  // the message in words; the code for support in a tooltip
+          const p = form.querySelector(".error");
+          p.hidden = false;
+          p.textContent = I18N.tr(out.error);
+          p.title = out.error.code;
+        }
       });
     });
   });

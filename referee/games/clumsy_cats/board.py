@@ -31,7 +31,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from referee.kernel import RuleError, T
+from referee.kernel import RuleError, T, josa
 
 MAPS_DIR = Path(__file__).with_name("maps")
 MAX_CELLS = 300
@@ -219,7 +219,7 @@ def _text(value: Any, default: T, where: str) -> T:
         return T(value, value)
     if isinstance(value, dict) and isinstance(value.get("ko"), str) and isinstance(value.get("en"), str):
         return T(value["ko"], value["en"])
-    raise _bad("map_bad_field", f"{where}은(는) 글자 또는 {{ko, en}}이어야 합니다: {value!r}",
+    raise _bad("map_bad_field", f"{josa(where, '은/는')} 글자 또는 {{ko, en}}이어야 합니다: {value!r}",
                f"{where} must be text or {{ko, en}}: {value!r}", field=where)
 
 
@@ -249,19 +249,19 @@ def _check(obj: Any, source: str) -> Board:
     for c in cells:
         for role, target in (("next", c.next), ("up", c.up), ("down", c.down)):
             if target is not None and target not in index:
-                raise _bad("map_unknown_cell", f"칸 {c.id!r}의 {role}이(가) 없는 칸 {target!r}을 가리킵니다",
+                raise _bad("map_unknown_cell", f"칸 {c.id!r}의 {josa(role, '이/가')} 없는 칸 {josa(repr(target), '을/를')} 가리킵니다",
                            f"cell {c.id!r}: {role} names no cell: {target!r}", cell=c.id, target=target)
             if target == c.id:
-                raise _bad("map_self_loop", f"칸 {c.id!r}이(가) 자기 자신으로 이어집니다",
+                raise _bad("map_self_loop", f"칸 {josa(repr(c.id), '이/가')} 자기 자신으로 이어집니다",
                            f"cell {c.id!r} leads to itself", cell=c.id)
     special = {}
     for role, code, ko in (("start", "map_no_start", "출발 칸(start)"), ("toilet", "map_no_toilet", "화장실 칸(toilet)"),
                            ("island", "map_no_island", "무인도 칸(island)")):
         value = obj.get(role)
         if not isinstance(value, str) or not value:
-            raise _bad(code, f"{ko}이 정해지지 않았습니다", f"the map names no {role} cell", role=role)
+            raise _bad(code, f"{josa(ko, '이/가')} 정해지지 않았습니다", f"the map names no {role} cell", role=role)
         if value not in index:
-            raise _bad("map_unknown_cell", f"{ko}이 없는 칸 {value!r}입니다", f"the {role} names no cell: {value!r}",
+            raise _bad("map_unknown_cell", f"{josa(ko, '이/가')} 없는 칸 {value!r}입니다", f"the {role} names no cell: {value!r}",
                        role=role, target=value)
         special[role] = value
     if len(set(special.values())) < 3:
@@ -272,11 +272,11 @@ def _check(obj: Any, source: str) -> Board:
     for colour, ko in (("blue", "파란 발자국"), ("red", "붉은 발자국")):
         value = obj.get(colour, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise _bad("map_bad_field", f"{colour}({ko})은 칸 id의 목록이어야 합니다: {value!r}",
+            raise _bad("map_bad_field", f"{josa(f'{colour}({ko})', '은/는')} 칸 id의 목록이어야 합니다: {value!r}",
                        f"{colour} must be a list of cell ids: {value!r}", field=colour)
         for v in value:
             if v not in index:
-                raise _bad("map_unknown_cell", f"{ko}이 없는 칸 {v!r}에 있습니다", f"a {colour} footprint names no cell: {v!r}",
+                raise _bad("map_unknown_cell", f"{josa(ko, '이/가')} 없는 칸 {v!r}에 있습니다", f"a {colour} footprint names no cell: {v!r}",
                            role=colour, target=v)
             if v == special["start"]:
                 raise _bad("map_footprint_on_start", f"출발 칸 {v!r}에는 발자국을 둘 수 없습니다 ({ko})",
@@ -362,7 +362,7 @@ def _cell(raw: Any, i: int, seen: set[str]) -> Cell:
     links = {k: raw.get(k) for k in ("next", "up", "down")}
     for k, v in links.items():
         if v is not None and (not isinstance(v, str) or not v):
-            raise _bad("map_bad_cell", f"칸 {cid!r}의 {k}는 칸 id여야 합니다: {v!r}", f"cell {cid!r}: {k} must be a cell id: {v!r}",
+            raise _bad("map_bad_cell", f"칸 {cid!r}의 {josa(k, '은/는')} 칸 id여야 합니다: {v!r}", f"cell {cid!r}: {k} must be a cell id: {v!r}",
                        cell=cid)
     fork = links["up"] is not None or links["down"] is not None
     if fork:

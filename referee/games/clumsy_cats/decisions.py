@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from referee.kernel import Decision, Field, Option, T, Turn
+from referee.kernel import Decision, Field, Option, T, Turn, josa
 
 from .state import (
     BOON,
@@ -169,7 +169,7 @@ def _pick_rearmost(names: tuple[str, ...], tied: tuple[int, ...]) -> Decision:
 @lru_cache(maxsize=64)
 def _rearmost_swap(names: tuple[str, ...], chooser: int, harmed: int) -> Decision:
     other = seat_label_of(names[harmed], harmed)
-    options = (Option(SWAP, T(f"{other.ko}와 자리 바꾸기", f"Swap places with {other.en}")),
+    options = (Option(SWAP, T(f"{josa(other.ko, '과/와')} 자리 바꾸기", f"Swap places with {other.en}")),
                Option(KEEP, T("그대로 두기", "Keep your place")))
     return Decision(
         "rearmost_swap",

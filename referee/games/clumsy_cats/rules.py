@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from referee.kernel import Actor, Event, Result, Rng, RuleError, Standing, T, expect, require, with_consequences
+from referee.kernel import Actor, Event, Result, Rng, RuleError, Standing, T, expect, josa, require, with_consequences
 
 from .board import load_map
 from .decisions import KEEP, SWAP, turn
@@ -159,7 +159,7 @@ def _check_call(state: CatsState, actor: Actor) -> None:
         if last is not None and last.turn == state.turn_no and last.caller is not None and last.caller != seat:
             # Cats rule 7: only the first caller counts.
             first = seat_label(state, last.caller)
-            raise RuleError("cats/window_closed", f"{first.ko}이(가) 먼저 지적했습니다 (먼저 지적한 사람만 인정)",
+            raise RuleError("cats/window_closed", f"{josa(first.ko, '이/가')} 먼저 지적했습니다 (먼저 지적한 사람만 인정)",
                             f"{first.en} called first (only the first caller counts)", seat=seat, first=last.caller)
         raise RuleError("cats/window_closed", "지금은 거짓말을 지적할 시간이 아닙니다",
                         "The call window is not open now", seat=seat)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.kernel import T
+from referee.kernel import T, josa
 
 from .state import BOON, CAUSE_LABELS, EFFECT_LABELS, KIND_LABELS, NONE, X
 
@@ -165,7 +165,7 @@ def _applied(event: dict[str, Any], who: T, names: tuple[str, ...]) -> T:
         case "to_toilet":
             return T(f"{target.ko}의 고양이가 화장실로 (새로 갇힘)", f"The cat of {target.en} goes to the toilet (trapped afresh)")
         case "extra_roll":
-            return T(f"{target.ko}이(가) 바로 한 번 더 굴립니다", f"{target.en} rolls once more, right away")
+            return T(f"{josa(target.ko, '이/가')} 바로 한 번 더 굴립니다", f"{target.en} rolls once more, right away")
         case "no_action":
             return T(f"{who.ko}: 2턴 동안 행동 불가", f"{who.en}: no action for 2 turns")
         case "to_island":

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.kernel import Audience, T
+from referee.kernel import Audience, T, josa
 
 from .decisions import turn
 from .state import (
@@ -389,7 +389,7 @@ def run_sheet(state: CatsState) -> dict[str, Any]:
         _t(f"6. 화장실에 정확히 도착하면 최대 {TOILET_TURNS}턴 갇힙니다. X 선언이 통하면 다음 턴에 탈출합니다.",
            f"6. Landing exactly on the toilet traps the cat for up to {TOILET_TURNS} turns; an uncaught X frees it "
            "for the next turn."),
-        _t(f"7. 점수 토큰 1-{TOKENS}을 모두 가져가면 즉시 게임이 끝나고 점수가 높은 사람이 이깁니다.",
+        _t(f"7. 점수 토큰 {josa(f'1-{TOKENS}', '을/를')} 모두 가져가면 즉시 게임이 끝나고 점수가 높은 사람이 이깁니다.",
            f"7. When all {TOKENS} score tokens are taken, the game ends at once; most points wins."),
     ]
     effects: list[list[Any]] = [[_t("눈", "Face"), _t("이로운 효과 (파란 발자국, 안 써도 됨)", "Beneficial (blue, may decline)"),

@@ -55,34 +55,6 @@ def label(card: str) -> T:
     return T(f"{name.ko} {card[1]}", f"{name.en} {card[1]}")
 
 
-# -- Korean particles --------------------------------------------------------------------------
-
-# Sino-Korean digits that end in a consonant: 영 일 삼 육 칠 팔 (and 십, 백, 천, 만 after a 0).
-_DIGIT_BATCHIM = frozenset("013678")
-# Latin letters whose Korean name ends in a consonant: 엘, 엠, 엔, 알.
-_LETTER_BATCHIM = frozenset("LMNR")
-
-
-def has_batchim(word: str) -> bool:
-    """Whether `word`, read aloud in Korean, ends in a consonant (closing brackets, quotes and
-    spaces are not read; digits are read as Sino-Korean numbers, Latin letters by name)."""
-    text = word.rstrip(" )]}'\"”’.")
-    if not text:
-        return False
-    last = text[-1]
-    if "가" <= last <= "힣":
-        return (ord(last) - ord("가")) % 28 != 0
-    if last.isdigit():
-        return last in _DIGIT_BATCHIM
-    return last.upper() in _LETTER_BATCHIM
-
-
-def josa(word: str, after_consonant: str, after_vowel: str) -> str:
-    """`word` with the particle its last syllable takes: josa("빨강 3", "을", "를") is 빨강 3을,
-    josa("파랑 4", "을", "를") 파랑 4를, josa("가상 플레이어 1", "과", "와") 가상 플레이어 1과."""
-    return word + (after_consonant if has_batchim(word) else after_vowel)
-
-
 # -- Quattro rule 4: the virtual player's choice ---------------------------------------------
 
 

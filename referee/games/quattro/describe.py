@@ -14,6 +14,7 @@ from typing import Any
 from referee.kernel import T
 
 from .cards import DIFFERS, HIGHEST, ZERO, Comparison, decided_by, is_card, label
+from .state import seat_label
 
 # Quattro rule 4, the branch that chose the virtual player's card.
 REASONS = {
@@ -24,9 +25,7 @@ REASONS = {
 
 
 def _who(names: tuple[str, ...], seat: Any) -> T:
-    if isinstance(seat, int) and 0 <= seat < len(names):
-        return T(f"{seat + 1}번 {names[seat]}", f"{seat + 1} {names[seat]}")
-    return T(f"{seat + 1}번 자리", f"seat {seat + 1}") if isinstance(seat, int) else T("자리", "a seat")
+    return seat_label(names, seat) if isinstance(seat, int) else T("자리", "a seat")
 
 
 def _vp(vp: Any) -> T:

@@ -16,6 +16,7 @@ from referee.kernel import (
     T,
     Turn,
     expect,
+    josa,
     require,
     with_consequences,
 )
@@ -34,20 +35,21 @@ from .state import (
     QuattroState,
     evolve,
     must_exchange,
+    seat_label,
 )
 
 KEEP, TAKE_MULLIGAN, PASS = "keep", "mulligan", "pass"
 
 
 def setup(seats: tuple[str, ...], options: Mapping[str, Any], rng: Rng) -> QuattroState:
-    return QuattroState(deal=options.get("deal", REFEREE))
+    return QuattroState(deal=options.get("deal", REFEREE), names=tuple(seats))
 
 
 # -- turn ---------------------------------------------------------------------------------------
 
 
-def _seat_options() -> tuple[Option, ...]:
-    return tuple(Option(s, T(f"{s + 1}번 자리", f"seat {s + 1}")) for s in SEATS)
+def _seat_options(names: tuple[str, ...]) -> tuple[Option, ...]:
+    return tuple(Option(s, seat_label(names, s)) for s in SEATS)
 
 
 def _card_options(cards) -> tuple[Option, ...]:
@@ -86,7 +88,7 @@ def turn(state: QuattroState) -> Turn:
         case S.FIRST:
             return Turn(T("선 플레이어 정하기", "Choose the first player"), (Decision(
                 "choose_first", T("선 플레이어를 정하세요", "Choose the first player"),
-                (Field("seat", "one", T("선 플레이어", "First player"), _seat_options()),),
+                (Field("seat", "one", T("선 플레이어", "First player"), _seat_options(state.names), kind="seat"),),
             ),))
         case S.DEAL | S.MULLIGAN:
             return _deal_turn(state)
@@ -115,12 +117,13 @@ def turn(state: QuattroState) -> Turn:
         case S.EXCHANGE:
             seat = state.to_act
             assert seat is not None
-            return Turn(T(f"교환 {state.phase}단계: {seat + 1}번 자리 차례", f"Exchange phase {state.phase}: seat {seat + 1}"),
+            who = seat_label(state.names, seat)
+            return Turn(T(f"교환 {state.phase}단계: {who.ko} 차례", f"Exchange phase {state.phase}: {who.en}"),
                         exchange_decisions(state, seat))
         case S.DRAW:
             return Turn(T("완전 동점: 딜러 결정", "A full draw: the dealer decides"), (Decision(
                 "resolve_draw", T("완전 동점입니다. 승자를 정하세요", "Equal all the way. Name the winner"),
-                (Field("winner", "one", T("승자", "Winner"), _seat_options()),),
+                (Field("winner", "one", T("승자", "Winner"), _seat_options(state.names), kind="seat"),),
             ),))
     return Turn(T("경기 종료", "Match over"))
 
@@ -133,11 +136,11 @@ def _deal_turn(state: QuattroState) -> Turn:
     elif owed:
         # One hand at a time, so the options never include a card entered for the other seat.
         seat = owed[0]
-        again = state.mulligans[seat]
+        again, who = state.mulligans[seat], seat_label(state.names, seat)
         decisions.append(Decision(
             "enter_hand",
-            T(f"{seat + 1}번 자리에 준 카드 4장을 입력하세요" + (f" (멀리건 {again}회 후)" if again else ""),
-              f"Enter the 4 cards dealt to seat {seat + 1}" + (f" (after mulligan {again})" if again else "")),
+            T(f"{who.ko}에게 준 카드 4장을 입력하세요" + (f" (멀리건 {again}회 후)" if again else ""),
+              f"Enter the 4 cards dealt to {who.en}" + (f" (after mulligan {again})" if again else "")),
             (Field("cards", "some", T("카드", "Cards"), _card_options(state.deck), k=HAND_SIZE),),
         ))
     if state.step == S.MULLIGAN:
@@ -241,7 +244,7 @@ def _from_deck(state: QuattroState, values: list[Any]) -> list[str]:
         _card(value)
         # Quattro rule 1: what the dealer hands out comes from the cards not dealt yet.
         require(value in state.deck, "quattro/not_in_deck",
-                f"{C.josa(C.label(value).ko, '은', '는')} 이미 나누어 준 카드입니다 ({value})", f"{value} has already been dealt",
+                f"{josa(C.label(value).ko, '은/는')} 이미 나누어 준 카드입니다 ({value})", f"{value} has already been dealt",
                 card=value)
     return list(values)
 
@@ -250,9 +253,9 @@ def _own_card(state: QuattroState, seat: int, value: Any) -> str:
     card = _card(value)
     # Quattro rule 3: an opened card can be neither opened again nor exchanged.
     require(card not in state.opened[seat], "quattro/card_opened",
-            f"{C.josa(C.label(card).ko, '은', '는')} 이미 공개한 카드입니다 ({card})", f"{card} is already open", card=card)
+            f"{josa(C.label(card).ko, '은/는')} 이미 공개한 카드입니다 ({card})", f"{card} is already open", card=card)
     require(card in state.hands[seat], "quattro/not_in_hand",
-            f"{C.josa(C.label(card).ko, '은', '는')} 손에 없는 카드입니다 ({card})", f"{card} is not in your hand", card=card)
+            f"{josa(C.label(card).ko, '은/는')} 손에 없는 카드입니다 ({card})", f"{card} is not in your hand", card=card)
     return card
 
 
@@ -291,7 +294,7 @@ def _exchange(state: QuattroState, seat: int, card: Any, vp: Any) -> Event:
             f"가상 플레이어는 1-6번입니다: {vp!r}", f"The virtual players are 0-5 (shown 1-6): {vp!r}", vp=vp)
     # Quattro rule 3: one exchange with each virtual player.
     require(vp not in state.exchanged[seat], "quattro/already_exchanged",
-            f"{C.josa(f'가상 플레이어 {vp + 1}', '과', '와')}는 이미 교환했습니다: {vp!r}",
+            f"{josa(f'가상 플레이어 {vp + 1}', '과/와')}는 이미 교환했습니다: {vp!r}",
             f"You have already exchanged with virtual player {vp + 1}: {vp!r}", vp=vp)
     # Quattro rule 4, applied by the referee to what the virtual player held before this exchange.
     got, why = C.virtual_choice(state.virtual[vp], state.opened[seat])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.kernel import Event
+from referee.kernel import Event, T
 
 from .cards import DECK, Comparison, ordered
 
@@ -40,6 +40,7 @@ class Action:
 @dataclass(frozen=True)
 class QuattroState:
     deal: str = REFEREE
+    names: tuple[str, ...] = ()  # the candidates' names, by seat
     step: str = FIRST
     first: int | None = None
     deck: tuple[str, ...] = DECK  # cards not in any hand nor with a virtual player
@@ -69,6 +70,13 @@ def _set(pair: tuple, index: int, value: Any) -> tuple:
 def _minus(cards: tuple[str, ...], gone) -> tuple[str, ...]:
     gone = set(gone)
     return tuple(c for c in cards if c not in gone)
+
+
+def seat_label(names: tuple[str, ...], seat: int) -> T:
+    """A candidate as everyone names them: "1번 가람" / "1 Garam" ("1번 자리" with no name)."""
+    if 0 <= seat < len(names) and names[seat]:
+        return T(f"{seat + 1}번 {names[seat]}", f"{seat + 1} {names[seat]}")
+    return T(f"{seat + 1}번 자리", f"seat {seat + 1}")
 
 
 def other(seat: int) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from referee.kernel import Decision, Field, Option, T, Turn
+from referee.kernel import Decision, Field, Option, T, Turn, josa
 
 from .cards import CARDS, COLOURS, DECK, colour_name, label
 from .patterns import CENTRE, cell_name, open_cells, score
@@ -58,7 +58,7 @@ def _turn(state: ReefState) -> Turn:
     if state.step == DRAWING and state.deal_mode != DEAL_REFEREE:
         return Turn(phase, (_enter_card(
             "enter_draw",
-            T(f"{who.ko}이(가) 더미에서 뽑은 카드의 번호를 입력하세요", f"Enter the number of the card {who.en} drew from the deck"),
+            T(f"{josa(who.ko, '이/가')} 더미에서 뽑은 카드의 번호를 입력하세요", f"Enter the number of the card {who.en} drew from the deck"),
         ),))
     if state.step == REFILL and state.deal_mode != DEAL_REFEREE:
         assert state.slot is not None

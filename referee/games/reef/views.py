@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from referee.kernel import Audience, T
+from referee.kernel import Audience, T, josa
 
 from .cards import CARDS, COLOURS, colour_name, label, pattern_text
 from .patterns import CENTRE, MAX_HEIGHT, cell_name, empty_cells, full_stacks, score
@@ -257,7 +257,7 @@ def _step_text(state: ReefState) -> T:
         case "action":
             return T(f"{who.ko}의 차례: 카드 가져오기, 뽑기 또는 사용", f"{who.en} to play: take, draw or play a card")
         case "drawing":
-            return T(f"{who.ko}이(가) 더미에서 뽑는 중: 카드 번호 입력", f"{who.en} draws from the deck: enter the card")
+            return T(f"{josa(who.ko, '이/가')} 더미에서 뽑는 중: 카드 번호 입력", f"{who.en} draws from the deck: enter the card")
         case "refill":
             return T(f"펼친 카드 {(state.slot or 0) + 1}번 자리 채우기: 카드 번호 입력",
                      f"Refill display slot {(state.slot or 0) + 1}: enter the card")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from referee.kernel import T
+from referee.kernel import T, josa
 
 from .cards import card_label, is_rocket, suit, value
 from .missions import (
@@ -118,7 +118,7 @@ def tasks_outcome(state: CrewState, last: bool) -> tuple[int, dict[str, Any] | N
         if t.cause == "won_by_other":
             winner = seat_label(state.names, record.winner)
             return -1, _reason("task_won_by_other",
-                               f"{holder.ko}의 과제 {what.ko} 카드를 {winner.ko}이(가) 가져갔습니다.",
+                               f"{holder.ko}의 과제 {what.ko} 카드를 {josa(winner.ko, '이/가')} 가져갔습니다.",
                                f"{winner.en} won {holder.en}'s task card {what.en}.",
                                task=t.card, holder=t.owner, winner=record.winner)
         return -1, _reason("task_order", f"과제 {what.ko}의 순서가 어긋났습니다 (토큰 {t.token}).",
@@ -166,7 +166,7 @@ def _sick(state: CrewState, record: TrickRecord, last: bool) -> Check:
     sick = state.special
     if sick is not None and state.won[sick] > 0:
         who = _who(state, sick)
-        return -1, _reason("sick_won", f"아픈 대원 {who.ko}이(가) 트릭을 가져갔습니다.",
+        return -1, _reason("sick_won", f"아픈 대원 {josa(who.ko, '이/가')} 트릭을 가져갔습니다.",
                            f"The sick member {who.en} won a trick.", seat=sick)
     return (1 if last else 0), None
 
@@ -193,13 +193,13 @@ def _rockets(state: CrewState, record: TrickRecord, last: bool) -> Check:
         others = [c for _, c in record.plays if is_rocket(c) and c != best]
         if others:
             return -1, _reason("rocket_beaten",
-                               f"{card_label(best).ko}가 이긴 트릭에 다른 로켓({card_label(others[0]).ko})이 나왔습니다.",
+                               f"{josa(card_label(best).ko, '이/가')} 이긴 트릭에 다른 로켓({card_label(others[0]).ko})이 나왔습니다.",
                                f"The trick {card_label(best).en} won held another rocket ({card_label(others[0]).en}).",
                                card=best, other=others[0])
         if state.info.special == ROCKETS_IN_ORDER:
             expected = sum(1 for r in state.history[:-1] if is_rocket(r.card)) + 1
             if value(best) != expected:
-                return -1, _reason("rocket_order", f"로켓 {expected} 차례인데 {card_label(best).ko}가 트릭을 이겼습니다.",
+                return -1, _reason("rocket_order", f"로켓 {expected} 차례인데 {josa(card_label(best).ko, '이/가')} 트릭을 이겼습니다.",
                                    f"Rocket {expected} was due but {card_label(best).en} won the trick.", card=best,
                                    expected=expected)
     return (0 if _in_hands(state, is_rocket) else 1), None
@@ -210,7 +210,7 @@ def _no_nine(state: CrewState, record: TrickRecord, last: bool) -> Check:
     until every 9 is played (or the last trick)."""
     best = record.card
     if not is_rocket(best) and value(best) == 9:
-        return -1, _reason("nine_won", f"{card_label(best).ko}(으)로 트릭을 이겼습니다.",
+        return -1, _reason("nine_won", f"{josa(card_label(best).ko, '으로/로')} 트릭을 이겼습니다.",
                            f"A trick was won with {card_label(best).en}.", card=best)
     nines_left = _in_hands(state, lambda c: not is_rocket(c) and value(c) == 9)
     if not state.info.tasks:
@@ -231,7 +231,7 @@ def _balanced_check(state: CrewState, record: TrickRecord, last: bool) -> Check:
     if state.info.special == BALANCED_COMMANDER and edge and record.winner != state.commander:
         who = _who(state, record.winner)
         which = T("첫", "first") if record.number == 1 else T("마지막", "last")
-        return -1, _reason("commander_missed", f"{which.ko} 트릭을 사령관이 아닌 {who.ko}이(가) 가져갔습니다.",
+        return -1, _reason("commander_missed", f"{which.ko} 트릭을 사령관이 아닌 {josa(who.ko, '이/가')} 가져갔습니다.",
                            f"{who.en}, not the commander, won the {which.en} trick.", seat=record.winner)
     return (1 if last else 0), None
 
@@ -243,13 +243,13 @@ def _volunteer(state: CrewState, record: TrickRecord, last: bool) -> Check:
     n = state.won[chosen]
     name = _who(state, chosen)
     if record.winner == chosen and is_rocket(record.card):
-        return -1, _reason("volunteer_rocket", f"{name.ko}이(가) 로켓으로 트릭을 이겼습니다.",
+        return -1, _reason("volunteer_rocket", f"{josa(name.ko, '이/가')} 로켓으로 트릭을 이겼습니다.",
                            f"{name.en} won a trick with a rocket.", seat=chosen)
     if n > 1:
-        return -1, _reason("volunteer_twice", f"{name.ko}이(가) 두 번째 트릭을 가져갔습니다.",
+        return -1, _reason("volunteer_twice", f"{josa(name.ko, '이/가')} 두 번째 트릭을 가져갔습니다.",
                            f"{name.en} won a second trick.", seat=chosen)
     if last and n == 0:
-        return -1, _reason("volunteer_none", f"{name.ko}이(가) 트릭을 하나도 가져가지 못했습니다.",
+        return -1, _reason("volunteer_none", f"{josa(name.ko, '이/가')} 트릭을 하나도 가져가지 못했습니다.",
                            f"{name.en} won no trick.", seat=chosen)
     return (1 if last else 0), None
 
@@ -263,18 +263,18 @@ def _first_and_last(state: CrewState, record: TrickRecord, last: bool) -> Check:
     edge = k == 1 or last
     if record.winner == chosen:
         if not edge:
-            return -1, _reason("coordinator_middle", f"{name.ko}이(가) {k}번째 트릭을 가져갔습니다.",
+            return -1, _reason("coordinator_middle", f"{josa(name.ko, '이/가')} {k}번째 트릭을 가져갔습니다.",
                                f"{name.en} won trick {k}.", seat=chosen, trick=k)
         if is_rocket(record.card):
-            return -1, _reason("coordinator_rocket", f"{name.ko}이(가) 로켓으로 트릭을 이겼습니다.",
+            return -1, _reason("coordinator_rocket", f"{josa(name.ko, '이/가')} 로켓으로 트릭을 이겼습니다.",
                                f"{name.en} won a trick with a rocket.", seat=chosen)
     elif edge:
         which = T("첫", "first") if k == 1 else T("마지막", "last")
-        return -1, _reason("coordinator_missed", f"{which.ko} 트릭을 {name.ko}이(가) 아닌 {who.ko}이(가) 가져갔습니다.",
+        return -1, _reason("coordinator_missed", f"{which.ko} 트릭을 {josa(name.ko, '이/가')} 아닌 {josa(who.ko, '이/가')} 가져갔습니다.",
                            f"{who.en}, not {name.en}, won the {which.en} trick.", seat=record.winner)
     if last:
         return (1, None) if state.won[chosen] == 2 else (-1, _reason(
-            "coordinator_missed", f"{name.ko}이(가) 첫 트릭과 마지막 트릭을 모두 가져가지 못했습니다.",
+            "coordinator_missed", f"{josa(name.ko, '이/가')} 첫 트릭과 마지막 트릭을 모두 가져가지 못했습니다.",
             f"{name.en} did not win both the first and the last trick.", seat=chosen))
     return 0, None
 
@@ -284,7 +284,7 @@ def _pink(state: CrewState, record: TrickRecord, last: bool) -> Check:
     keeper = state.special
     if any(suit(c) == "P" for _, c in record.plays) and record.winner != keeper:
         name, who = _who(state, keeper), _who(state, record.winner)
-        return -1, _reason("pink_lost", f"분홍 카드가 나온 트릭을 {name.ko}이(가) 아닌 {who.ko}이(가) 가져갔습니다.",
+        return -1, _reason("pink_lost", f"분홍 카드가 나온 트릭을 {josa(name.ko, '이/가')} 아닌 {josa(who.ko, '이/가')} 가져갔습니다.",
                            f"{who.en}, not {name.en}, won a trick with a pink card.", seat=record.winner)
     return (1 if last or not _in_hands(state, lambda c: suit(c) == "P") else 0), None
 
@@ -304,12 +304,12 @@ def _roles(state: CrewState, record: TrickRecord, last: bool) -> Check:
     who = _who(state, record.winner)
     if (k <= 4) != (record.winner == first4):
         x = _who(state, first4)
-        return -1, _reason("roles_broken", f"{k}번째 트릭을 {who.ko}이(가) 가져갔습니다: 처음 네 트릭은 {x.ko}만 가져갑니다.",
+        return -1, _reason("roles_broken", f"{k}번째 트릭을 {josa(who.ko, '이/가')} 가져갔습니다: 처음 네 트릭은 {x.ko}만 가져갑니다.",
                            f"{who.en} won trick {k}: the first four tricks, and only those, belong to {x.en}.",
                            seat=record.winner, trick=k)
     if last != (record.winner == last_one):
         y = _who(state, last_one)
-        return -1, _reason("roles_broken", f"{k}번째 트릭을 {who.ko}이(가) 가져갔습니다: 마지막 트릭은 {y.ko}만 가져갑니다.",
+        return -1, _reason("roles_broken", f"{k}번째 트릭을 {josa(who.ko, '이/가')} 가져갔습니다: 마지막 트릭은 {y.ko}만 가져갑니다.",
                            f"{who.en} won trick {k}: the last trick, and only that one, belongs to {y.en}.",
                            seat=record.winner, trick=k)
     return (1 if last else 0), None

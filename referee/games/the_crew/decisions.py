@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from referee.kernel import Decision, Field, Option, T, Turn
+from referee.kernel import Decision, Field, Option, T, Turn, josa
 
 from .cards import POSITION_SHORT, card_label, sorted_cards
 from .missions import (
@@ -129,7 +129,7 @@ def _deal(state: CrewState) -> tuple[Decision, ...]:
         seat = pending[0]
         k = hand_sizes(state.seats, state.extra_seat)[seat]
         who = seat_label(state.names, seat)
-        return (Decision("enter_hand", T(f"{who.ko}이(가) 받은 카드 {k}장을 입력하세요", f"Enter the {k} cards dealt to {who.en}"),
+        return (Decision("enter_hand", T(f"{josa(who.ko, '이/가')} 받은 카드 {k}장을 입력하세요", f"Enter the {k} cards dealt to {who.en}"),
                          (Field("cards", "some", T("카드", "Cards"), _card_options(undealt(state)), k=k, kind="card"),)),)
     index = len(state.tasks)
     token = state.info.tokens[index] if index < len(state.info.tokens) else ""
@@ -182,15 +182,16 @@ def _choose(state: CrewState) -> Decision:
     index = distributing(state)
     if index is not None:
         what = card_label(state.tasks[index].card)
-        prompt = T(f"과제 {what.ko}을(를) 받을 대원을 정하세요", f"Choose who takes the task {what.en}")
+        prompt = T(f"과제 {josa(what.ko, '을/를')} 받을 대원을 정하세요", f"Choose who takes the task {what.en}")
     elif m.assignment == DECISION:
         prompt = T("과제를 모두 받을 대원을 정하세요 (자신 제외)", "Choose the member who takes every task (not yourself)")
     elif m.special == ROLES:
         role = ROLE_LABELS[50] if state.special is None else ROLE_LAST
-        prompt = T(f"역할 '{role.ko}'을(를) 맡을 대원을 정하세요", f"Choose the member who {role.en}")
+        quoted = f"'{role.ko}'"
+        prompt = T(f"역할 {josa(quoted, '을/를')} 맡을 대원을 정하세요", f"Choose the member who {role.en}")
     else:
         role = ROLE_LABELS[{SICK: 5, MUTED: 11, VOLUNTEER: 33, FIRST_AND_LAST: 41}[m.special or ""]]
-        prompt = T(f"{role.ko}을(를) 정하세요 (자신 제외)", f"Choose the {role.en} (not yourself)")
+        prompt = T(f"{josa(role.ko, '을/를')} 정하세요 (자신 제외)", f"Choose the {role.en} (not yourself)")
     return Decision("choose_crew", prompt,
                     (Field("seat", "one", T("대원", "Member"), _seat_options(state.names, crew_targets(state)), kind="seat"),),
                     seat=state.commander)
@@ -212,7 +213,7 @@ def _handover(state: CrewState) -> tuple[Decision, ...]:
         p = state.proposal
         what = card_label(state.tasks[p.task].card)
         giver, taker = seat_label(state.names, p.seat), seat_label(state.names, p.to)
-        prompt = T(f"{giver.ko}이(가) 과제 {what.ko}을(를) {taker.ko}에게 넘기려 합니다. 동의하나요?",
+        prompt = T(f"{josa(giver.ko, '이/가')} 과제 {josa(what.ko, '을/를')} {taker.ko}에게 넘기려 합니다. 동의하나요?",
                    f"{giver.en} offers the task {what.en} to {taker.en}. Agree?")
         for s in range(state.seats):
             if s != p.seat and not state.confirmed[s]:
@@ -286,7 +287,7 @@ def _random_pass(state: CrewState) -> tuple[Decision, ...]:
     giver = next(s for s in range(state.seats) if state.drawn[s] is None)
     taker = (giver + 1) % state.seats
     g, t = seat_label(state.names, giver), seat_label(state.names, taker)
-    return (Decision("enter_drawn_card", T(f"{t.ko}이(가) {g.ko}에게서 뽑은 카드", f"The card {t.en} drew from {g.en}"),
+    return (Decision("enter_drawn_card", T(f"{josa(t.ko, '이/가')} {g.ko}에게서 뽑은 카드", f"The card {t.en} drew from {g.en}"),
                      (Field("card", "one", T("카드", "Card"), _card_options(random_pass_pool(state, giver)), kind="card"),)),)
 
 

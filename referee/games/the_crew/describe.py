@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.kernel import T
+from referee.kernel import T, josa
 
 from .cards import POSITION_SHORT, card_label, cards_text
 from .missions import REPLY_LABELS, token_label
@@ -26,7 +26,7 @@ def describe(event: dict[str, Any], names: tuple[str, ...]) -> T | None:
     match event.get("type"):
         case "ExtraSeatDrawn":
             w = who(event["seat"])
-            return T(f"{w.ko}이(가) 14장을 받습니다 (3인)", f"{w.en} is dealt 14 cards (3 players)")
+            return T(f"{josa(w.ko, '이/가')} 14장을 받습니다 (3인)", f"{w.en} is dealt 14 cards (3 players)")
         case "HandDealt":
             w = who(event["seat"])
             if "hand" in event:
@@ -38,7 +38,7 @@ def describe(event: dict[str, Any], names: tuple[str, ...]) -> T | None:
             return T(f"사령관: {w.ko} (로켓 4)", f"Commander: {w.en} (rocket 4)")
         case "PinkNineAnnounced":
             h, k = who(event["holder"]), who(event["keeper"])
-            return T(f"분홍 9는 {h.ko}에게 있습니다. {k.ko}이(가) 분홍 카드가 나온 트릭을 모두 가져가야 합니다",
+            return T(f"분홍 9는 {h.ko}에게 있습니다. {josa(k.ko, '이/가')} 분홍 카드가 나온 트릭을 모두 가져가야 합니다",
                      f"{h.en} holds pink 9; {k.en} must win every trick with a pink card")
         case "TaskDrawn":
             tok = token_label(event["token"]) if event["token"] else None
@@ -52,7 +52,7 @@ def describe(event: dict[str, Any], names: tuple[str, ...]) -> T | None:
             return T("과제 토큰을 그대로 둡니다", "The task tokens stay where they are")
         case "TokensMoved":
             if event["how"] == "swap":
-                return T(f"과제 {event['from'] + 1}과 {event['to'] + 1}의 토큰을 맞바꿈 ({event['token']} ↔ {event['other']})",
+                return T(f"과제 {josa(str(event['from'] + 1), '과/와')} {event['to'] + 1}의 토큰을 맞바꿈 ({event['token']} ↔ {event['other']})",
                          f"Tokens of tasks {event['from'] + 1} and {event['to'] + 1} swapped ({event['token']} ↔ "
                          f"{event['other']})")
             return T(f"토큰 {event['token']}: 과제 {event['from'] + 1} → 과제 {event['to'] + 1}",
@@ -65,7 +65,7 @@ def describe(event: dict[str, Any], names: tuple[str, ...]) -> T | None:
             return T(f"과제 {event['index'] + 1} 공개: {c.ko}", f"Task {event['index'] + 1} revealed: {c.en}")
         case "TaskAssigned":
             w, c = who(event["seat"]), card(event["card"])
-            return T(f"{w.ko}이(가) 과제 {c.ko}을(를) 맡습니다", f"{w.en} takes the task {c.en}")
+            return T(f"{josa(w.ko, '이/가')} 과제 {josa(c.ko, '을/를')} 맡습니다", f"{w.en} takes the task {c.en}")
         case "TasksGiven":
             w = who(event["seat"])
             listed = cards_text([t["card"] for t in event["tasks"]])
@@ -75,13 +75,13 @@ def describe(event: dict[str, Any], names: tuple[str, ...]) -> T | None:
             w = who(event["seat"])
             match event["role"]:
                 case "muted":
-                    return T(f"{w.ko}은(는) 이번 미션에서 소통할 수 없습니다", f"{w.en} may not communicate in this mission")
+                    return T(f"{josa(w.ko, '은/는')} 이번 미션에서 소통할 수 없습니다", f"{w.en} may not communicate in this mission")
                 case "last":
-                    return T(f"{w.ko}이(가) 마지막 트릭을 맡습니다", f"{w.en} is to win the last trick")
-            return T(f"사령관이 {w.ko}을(를) 정했습니다", f"The commander chose {w.en}")
+                    return T(f"{josa(w.ko, '이/가')} 마지막 트릭을 맡습니다", f"{w.en} is to win the last trick")
+            return T(f"사령관이 {josa(w.ko, '을/를')} 정했습니다", f"The commander chose {w.en}")
         case "HandoverOffered":
             g, t, c = who(event["seat"]), who(event["to"]), card(event["card"])
-            return T(f"{g.ko}이(가) 과제 {c.ko}을(를) {t.ko}에게 넘기자고 합니다", f"{g.en} offers the task {c.en} to {t.en}")
+            return T(f"{josa(g.ko, '이/가')} 과제 {josa(c.ko, '을/를')} {t.ko}에게 넘기자고 합니다", f"{g.en} offers the task {c.en} to {t.en}")
         case "HandoverPassed":
             w = who(event["seat"])
             return T(f"{w.ko}: 과제를 넘기지 않음", f"{w.en}: no handover")
@@ -127,7 +127,7 @@ def describe(event: dict[str, Any], names: tuple[str, ...]) -> T | None:
             return T(f"{event['trick']}번째 트릭: {w.ko} {c.ko}", f"Trick {event['trick']}: {w.en} plays {c.en}")
         case "TrickWon":
             w, c = who(event["winner"]), card(event["card"])
-            line_ko = f"{event['trick']}번째 트릭: {w.ko}이(가) {c.ko}(으)로 가져감"
+            line_ko = f"{event['trick']}번째 트릭: {josa(w.ko, '이/가')} {josa(c.ko, '으로/로')} 가져감"
             line_en = f"Trick {event['trick']}: {w.en} wins with {c.en}"
             if event["done"]:
                 line_ko += f" · 과제 완료 {len(event['done'])}"

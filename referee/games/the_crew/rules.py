@@ -18,6 +18,7 @@ from referee.kernel import (
     Standing,
     T,
     expect,
+    josa,
     require,
     with_consequences,
 )
@@ -213,7 +214,7 @@ def _enter_hand(state: CrewState, cards: list[Any]) -> Event:
     for c in cards:
         _card(c, "cards")
         # Crew rule 1: every card is dealt once.
-        require(c in free, "crew/card_dealt", f"{card_label(c).ko}은(는) 이미 다른 자리에 나눠 주었습니다: {c}",
+        require(c in free, "crew/card_dealt", f"{josa(card_label(c).ko, '은/는')} 이미 다른 자리에 나눠 주었습니다: {c}",
                 f"{card_label(c).en} has already been dealt to another seat: {c}", card=c)
     return _hand_event(seat, cards)
 
@@ -222,7 +223,7 @@ def _enter_task(state: CrewState, value: Any) -> Event:
     card = _card(value, "task")
     # Crew rule 2: task cards show colour cards, each once.
     require(card in undrawn_tasks(state), "crew/task_drawn",
-            f"{card_label(card).ko}은(는) 과제 카드로 쓸 수 없거나 이미 뽑았습니다: {card}",
+            f"{josa(card_label(card).ko, '은/는')} 과제 카드로 쓸 수 없거나 이미 뽑았습니다: {card}",
             f"{card_label(card).en} is no task card or has been drawn already: {card}", task=card)
     return _task_event(state, len(state.tasks), card)
 
@@ -264,7 +265,7 @@ def _choose(state: CrewState, value: Any) -> Event:
     # Crew rules 9 and 11: never the commander (5, 11, 33, 41 and the commander's decision); mission
     # 50's two roles go to two members; a distribution keeps the task counts within one.
     require(seat in crew_targets(state), "crew/not_eligible",
-            f"{seat_label(state.names, seat).ko}은(는) 지금 고를 수 없습니다 (가능: {[s + 1 for s in crew_targets(state)]})",
+            f"{josa(seat_label(state.names, seat).ko, '은/는')} 지금 고를 수 없습니다 (가능: {[s + 1 for s in crew_targets(state)]})",
             f"{seat_label(state.names, seat).en} cannot be chosen now (allowed: {[s + 1 for s in crew_targets(state)]})",
             seat=value)
     index = distributing(state)
@@ -286,7 +287,7 @@ def _task_index(state: CrewState, value: Any, free: bool) -> int:
     owner = state.tasks[index].owner
     if free and owner is not None:
         # Crew rule 2: one of the tasks nobody has taken.
-        raise RuleError("crew/task_taken", f"{card_label(card).ko} 과제는 이미 {seat_label(state.names, owner).ko}이(가) 맡았습니다",
+        raise RuleError("crew/task_taken", f"{card_label(card).ko} 과제는 이미 {josa(seat_label(state.names, owner).ko, '이/가')} 맡았습니다",
                         f"The task {card_label(card).en} is taken already by {seat_label(state.names, owner).en}", task=value)
     return index
 
@@ -300,7 +301,7 @@ def _offer(state: CrewState, seat: int, task: Any, to: Any) -> Event:
     index = _task_index(state, task, free=False)
     # Crew rule 10: one's own task, to another member.
     require(state.tasks[index].owner == seat, "crew/not_your_task",
-            f"{card_label(task).ko}은(는) 당신의 과제가 아닙니다", f"{card_label(task).en} is not your task", task=task)
+            f"{josa(card_label(task).ko, '은/는')} 당신의 과제가 아닙니다", f"{card_label(task).en} is not your task", task=task)
     target = _seat(state, to)
     require(target != seat, "crew/self_handover", "자기 자신에게 과제를 넘길 수 없습니다", "You cannot hand a task to yourself",
             seat=to)
@@ -320,7 +321,7 @@ def _vote(state: CrewState, seat: int, value: Any) -> Event:
 
 
 def _in_hand(state: CrewState, seat: int, card: str) -> None:
-    require(card in state.hands[seat], "crew/not_in_hand", f"손에 {card_label(card).ko}이(가) 없습니다: {card}",
+    require(card in state.hands[seat], "crew/not_in_hand", f"손에 {josa(card_label(card).ko, '이/가')} 없습니다: {card}",
             f"{card_label(card).en} is not in your hand: {card}", card=card)
 
 
@@ -350,7 +351,7 @@ def _communicate(state: CrewState, seat: int, value: Any) -> Event:
     shown = comm_options(state, seat)
     # Crew rule 6: a colour card that is the highest, the lowest or the only one of its colour.
     require(card in shown, "crew/not_communicable",
-            f"{card_label(card).ko}은(는) 소통할 수 없습니다 (로켓이거나, 그 색의 최고·최저·유일한 카드가 아님)",
+            f"{josa(card_label(card).ko, '은/는')} 소통할 수 없습니다 (로켓이거나, 그 색의 최고·최저·유일한 카드가 아님)",
             f"{card_label(card).en} cannot be communicated (a rocket, or not the highest, lowest or only of its colour)",
             card=card)
     data = {"seat": seat, "card": card, "position": shown[card], "trick": state.trick_no}

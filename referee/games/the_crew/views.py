@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.kernel import Audience, T
+from referee.kernel import Audience, T, josa
 
 from .cards import POSITION_SHORT, card_label, cards_text
 from .decisions import phase_label, turn
@@ -323,7 +323,7 @@ def panel(state: CrewState) -> list[dict[str, Any]]:
         trick_paragraphs.append(_t(f"{state.trick_no}번째 트릭: {plays}", f"Trick {state.trick_no}: {plays_en}", "now"))
     if state.history:
         r = state.history[-1]
-        trick_paragraphs.append(_t(f"직전 트릭 {r.number}: {seat_label(state.names, r.winner).ko}이(가) {card_label(r.card).ko}(으)로 가져감",
+        trick_paragraphs.append(_t(f"직전 트릭 {r.number}: {josa(seat_label(state.names, r.winner).ko, '이/가')} {josa(card_label(r.card).ko, '으로/로')} 가져감",
                                    f"Last trick {r.number}: {seat_label(state.names, r.winner).en} won with "
                                    f"{card_label(r.card).en}"))
     if state.distress is not None and state.phase not in ("distress_vote", DISTRESS_PASS):
@@ -344,7 +344,7 @@ def panel(state: CrewState) -> list[dict[str, Any]]:
         sections.append({"heading": _t("지금 트릭", "Current trick"), "paragraphs": trick_paragraphs})
     if state.seats == 3 and state.extra_seat is not None:
         sections.append({"heading": _t("3인: 14장 자리", "3 players: the 14-card seat"), "paragraphs": [
-            _t(f"{seat_label(state.names, state.extra_seat).ko}이(가) 14장을 받았습니다. 마지막에 한 장이 남습니다 (비밀).",
+            _t(f"{josa(seat_label(state.names, state.extra_seat).ko, '이/가')} 14장을 받았습니다. 마지막에 한 장이 남습니다 (비밀).",
                f"{seat_label(state.names, state.extra_seat).en} holds 14 cards; one stays unplayed (secret).", "secret")]})
     return sections
 

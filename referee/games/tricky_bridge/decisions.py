@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from referee.kernel import Decision, Field, Option, T, Turn
+from referee.kernel import Decision, Field, Option, T, Turn, josa
 
 from .state import (
     CONTRACT,
@@ -124,7 +124,7 @@ def _lay(round_: int, unlaid: tuple[str, ...]) -> Decision:
     fields = [Field("room", "one", T("회의실", "Room"), tuple(Option(r, room_label(r)) for r in unlaid))]
     for kind, n in entered_kinds(round_):
         label = kind_label(kind)
-        fields.append(Field(kind, "some", T(f"{label.ko}이(가) 놓인 칸 ({n}개)", f"Slots holding {label.en} ({n})"),
+        fields.append(Field(kind, "some", T(f"{josa(label.ko, '이/가')} 놓인 칸 ({n}개)", f"Slots holding {label.en} ({n})"),
                             _slot_numbers(), k=n, kind="slot"))
     rest = kind_label(implied)
     return Decision(

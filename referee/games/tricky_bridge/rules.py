@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from referee.kernel import Actor, Event, Result, Rng, Standing, T, expect, require, with_consequences
+from referee.kernel import Actor, Event, Result, Rng, Standing, T, expect, josa, require, with_consequences
 
 from .decisions import entered_kinds, implied_kind, turn
 from .state import (
@@ -139,8 +139,8 @@ def _lay_room(state: BridgeState, move: dict[str, Any]) -> Event:
             _check_slot(slot)
             # Bridge rule 4: one item per slot.
             require(slots[slot - 1] is None, "bridge/slot_twice",
-                    f"{slot}번 칸에 {kind_label(slots[slot - 1] or kind).ko}과(와) {kind_label(kind).ko}을(를) 함께 놓을 수 "
-                    f"없습니다",
+                    f"{slot}번 칸에 {josa(kind_label(slots[slot - 1] or kind).ko, '과/와')} "
+                    f"{josa(kind_label(kind).ko, '을/를')} 함께 놓을 수 없습니다",
                     f"Slot {slot} cannot hold both {kind_label(slots[slot - 1] or kind).en} and {kind_label(kind).en}",
                     slot=slot)
             slots[slot - 1] = kind

@@ -18,6 +18,7 @@ from referee.kernel import (
     Standing,
     T,
     expect,
+    josa,
     require,
     with_consequences,
 )
@@ -128,7 +129,7 @@ def _deal_one(state: GalleryState, value: Any) -> Event:
     require(
         extra_supply(state)[kind] > 0,
         "gallery/kind_exhausted",
-        f"{kind_label(kind).ko}은(는) 이미 {EXTRA_SUPPLY}장 모두 나눠 주었습니다: {value!r}",
+        f"{josa(kind_label(kind).ko, '은/는')} 이미 {EXTRA_SUPPLY}장 모두 나눠 주었습니다: {value!r}",
         f"All {EXTRA_SUPPLY} extra {kind_label(kind).en} works are already dealt: {value!r}",
         deal=value,
     )
@@ -161,7 +162,7 @@ def _submission(state: GalleryState, seat: int, value: Any) -> Event:
     require(
         kind in hand,
         "gallery/work_not_in_hand",
-        f"손에 {kind_label(kind).ko}이(가) 없습니다: {value!r}",
+        f"손에 {josa(kind_label(kind).ko, '이/가')} 없습니다: {value!r}",
         f"No {kind_label(kind).en} in hand: {value!r}",
         entry=value,
     )
@@ -169,7 +170,7 @@ def _submission(state: GalleryState, seat: int, value: Any) -> Event:
     require(
         left > 0,
         "gallery/no_sticker_left",
-        f"{STICKER_LABELS[sticker].ko}가 남아 있지 않습니다: {value!r}",
+        f"{josa(STICKER_LABELS[sticker].ko, '이/가')} 남아 있지 않습니다: {value!r}",
         f"No {STICKER_LABELS[sticker].en} left: {value!r}",
         entry=value,
     )

@@ -5,7 +5,8 @@
 // The widget follows from the description, never from the game: a number is a stepper with a
 // typed value; a seat (field kind "seat"/"player") or a long list is a dense grid, searchable
 // past MANY options; an assignment whose items repeat (3 paint, 2 brick) is counts per place;
-// a decision with no fields is one button that sends at once.
+// a decision with no fields is one button that sends at once. `compact` (staff forms with many
+// one-of fields over the same list, e.g. a whole seating) makes each one-of field a drop-down.
 (function () {
   "use strict";
   const { tr, el } = window.I18N;
@@ -76,11 +77,22 @@
     });
   }
 
-  function fieldControl(field, values, changed) {
+  function fieldControl(field, values, changed, compact) {
     const box = el("div", { class: "field field-" + field.shape + (field.kind ? " kind-" + field.kind : ""),
                             "data-field": field.name });
     box.appendChild(el("div", { class: "field-label", text: field.label }));
-    if (field.shape === "one" || field.shape === "some") {
+    if (compact && field.shape === "one") {
+      const at = field.options.findIndex(function (o) { return o.value === values[field.name]; });
+      const select = el("select", { class: "option-select", "aria-label": tr(field.label) },
+        [el("option", { value: "" }, "—")].concat(field.options.map(function (option, i) {
+          return el("option", { value: String(i), selected: i === at }, option.label);
+        })));
+      select.addEventListener("change", function () {
+        values[field.name] = select.value === "" ? null : field.options[Number(select.value)].value;
+        changed(true);
+      });
+      box.appendChild(select);
+    } else if (field.shape === "one" || field.shape === "some") {
       const dense = field.kind === "seat" || field.kind === "player" || field.options.length > MANY;
       const grid = el("div", { class: "options" + (dense ? " dense" : "") });
       const search = searchable(grid, field.options.length);
@@ -201,8 +213,9 @@
   // names this very decision (the same decision after a reload has the same key): a reload or
   // a lost connection resends the very same submission, which applies once. A later decision
   // never adopts an earlier one's submission.
+  // `options.initial`: the values a form opens with (a seating to change rather than to build).
   function render(root, decision, options) {
-    const values = {};
+    const values = Object.assign({}, options.initial);
     const memoryKey = options.memoryKey;
     const formId = newSid();
     root.dataset.form = formId;
@@ -226,9 +239,10 @@
       root.replaceChildren();
       root.appendChild(el("h2", { class: "prompt", text: decision.prompt }));
       if (options.caption) root.appendChild(el("div", { class: "caption" }, options.caption));
-      if (error) root.appendChild(el("p", { class: "error", role: "alert", "data-code": error.code }, I18N.errorText(error)));
+      // The message in words; its code only for support (a tooltip and data-code), not on screen.
+      if (error) root.appendChild(el("p", { class: "error", role: "alert", "data-code": error.code, title: error.code }, tr(error)));
       if (stage === "choose") {
-        decision.fields.forEach(function (field) { root.appendChild(fieldControl(field, values, draw)); });
+        decision.fields.forEach(function (field) { root.appendChild(fieldControl(field, values, draw, options.compact)); });
         // Nothing to choose (a call, "bid again", "next round"): one button that sends at once.
         const direct = decision.fields.length === 0 || options.confirm === false;
         root.appendChild(el("button", {
