@@ -251,10 +251,10 @@
   // The address breaks only where a reader still sees its parts whole: before its path and, in
   // a narrow box, before its port ("http://192.168.1.20" / ":5000" / "/join"), never inside the
   // host. `bare`: without "http://" (a phone's browser adds it), for the narrow boxes.
-  function joinUrl(url, cls, bare) {
+  function joinUrl(url, cls, bare, role) {
     const m = /^(https?:\/\/)?([^/:]*)(:\d+)?(.*)$/.exec(url);
     const scheme = bare && m[1] === "http://" ? "" : (m[1] || "");
-    const node = el("div", { class: cls, "data-role": "join-url" });
+    const node = el("div", { class: cls, "data-role": role || "join-url" });
     [scheme + m[2], m[3], m[4]].filter(function (part) { return part; }).forEach(function (part, i) {
       if (i) node.appendChild(el("wbr"));
       node.appendChild(el("span", { class: "join-url-part" }, part));
@@ -278,6 +278,12 @@
         joinUrl(join.url, "join-url", compact),
         el("div", { class: "join-hint", text: both("카드의 QR을 찍거나, 이 주소에서 카드의 코드를 입력하세요",
                                                     "Scan the QR on your card, or enter its code at this address") }),
+        // The hall plays along on its own phones (issue 28): its own address, no card needed.
+        !compact && join.audience ? el("div", { class: "join-audience", "data-role": "audience-join" }, [
+          el("img", { class: "join-audience-qr", src: "/display/" + encodeURIComponent(show) + "/audience.svg", alt: "QR: " + join.audience }),
+          el("div", {}, [el("div", { class: "join-audience-title", text: both("관객 예측 참여", "Audience: play along") }),
+                         joinUrl(join.audience, "join-audience-url", true, "audience-url")]),
+        ]) : null,
       ]),
       el("div", { class: "join-who" }, [
         el("div", { class: "join-count", "data-role": "here", text: both(here + " / " + join.players.length + "명 입장",
@@ -340,6 +346,7 @@
 
   function render(snapshot) {
     latest = snapshot;
+    if (snapshot.join && snapshot.join.audience) Crowd.address = snapshot.join.audience;
     const view = snapshot.table;
     const game = gameOf(view);
     if (!Live.ready(game)) {
@@ -444,7 +451,15 @@
         if (stage && error.code === "auth/wrong_lane") { live.end("offline"); connect(show, null); }
       },
     });
+    // The hall's predictions (display/crowd.js): the split of the open question, the answer,
+    // the audience's leaderboard when staff show it. Ordered by their own sequence number.
+    live.socket.on("crowd", function (payload) {
+      if (crowdSeq != null && payload.seq < crowdSeq) return;
+      crowdSeq = payload.seq;
+      Crowd.render($("crowd"), payload);
+    });
   }
+  let crowdSeq = null;
 
   document.addEventListener("DOMContentLoaded", function () {
     const root = $("display");
@@ -454,6 +469,7 @@
     if (new URLSearchParams(location.search).get("sound") === "1") Sound.arm();
     I18N.onChange(function () {
       if (latest) { const keep = previous; previous = null; render(latest); previous = keep; }
+      Crowd.render($("crowd"), null);
     });
   });
 })();

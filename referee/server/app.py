@@ -27,6 +27,7 @@ from referee.store.base import StoreError
 
 from .assets import Assets
 from .collector import QuietCollector
+from .crowd import DEVICE_COOKIE, Crowd, CrowdDesk, crowd_room, is_device, new_device
 from .limits import Limit, Limits, RateLimiter
 from .service import Service, Staff, dealer_room, link_revoked, player_room, public_room
 from .shows import Shows, load_secret
@@ -193,6 +194,11 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     sio.start_background_task(collector.run, sio.sleep)  # full collections at quiet moments only
     limiter = RateLimiter(client, settings.prefix)
     limits = settings.limits
+    # The hall's predictions count on the audience's connections: a burst of ten thousand
+    # phones voting at once waits for those, never for the ones the players' moves use.
+    crowd = Crowd(audience_client, settings.prefix, limits)
+    desk = CrowdDesk(crowd, service, publish)
+    sio.start_background_task(desk.run, sio.sleep)
 
     def address() -> str:
         return request.remote_addr or "unknown"
@@ -427,6 +433,29 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         image = qrcode.make(f"{base_url()}/join", image_factory=qrcode.image.svg.SvgPathImage, border=4)
         return Response(image.to_string(), mimetype="image/svg+xml")
 
+    @app.get("/display/<show>/audience.svg")
+    def audience_qr(show: str) -> Response:
+        """The QR of the hall's address (/a/<show>), for the projector (nothing secret in it)."""
+        if not service.show_exists(show):
+            abort(404)
+        import qrcode
+        import qrcode.image.svg
+
+        image = qrcode.make(f"{base_url()}/a/{show}", image_factory=qrcode.image.svg.SvgPathImage, border=4)
+        return Response(image.to_string(), mimetype="image/svg+xml")
+
+    @app.get("/a/<show>")
+    def audience_page(show: str) -> Any:
+        """The hall's phone: no login. A device id in a cookie (new on a first visit) is what
+        counts a prediction once; the page shows the show's name only."""
+        if not service.show_exists(show):
+            abort(404)
+        resp = Response(render_template("audience.html", show=show, name=shows.info(show)["name"]))
+        if not is_device(request.cookies.get(DEVICE_COOKIE)):
+            resp.set_cookie(DEVICE_COOKIE, new_device(), httponly=True, samesite="Lax", max_age=3 * 24 * 3600,
+                            secure=request.is_secure)
+        return resp
+
     @app.get("/static/<path:name>")
     def static_assets(name: str) -> Response:
         return assets.response("/static", name, request)
@@ -568,6 +597,9 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
                                     "Projector link"))
         join_room(public_room(show))
         welcome("/public", service.audience_snapshot(show))
+        audience = desk.payload(show)
+        if audience["questions"]:  # a screen that comes back mid-question shows its split at once
+            sio.emit("crowd", audience, to=request.sid, namespace="/public", ignore_queue=True)
 
     def unparsed(event: str, refusal: RuleError, args: tuple[Any, ...]) -> dict[str, Any]:
         """The answer to an event no handler takes: a packet that could not be read (SocketPacket
@@ -601,6 +633,65 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     def public_any(event: str, *args: Any) -> dict[str, Any]:
         return unparsed(event, RuleError("auth/read_only", "공개 화면은 명령을 보낼 수 없습니다",
                                          "The public screen sends no commands"), args)
+
+    # -- the hall's phones (/crowd): predictions, nicknames, their own score --------------------
+
+    hall: dict[str, tuple[str, str]] = {}  # crowd socket id -> (show, device), this process's only
+
+    @sio.on("connect", namespace="/crowd")
+    @admitted
+    def crowd_connect(auth: Any = None) -> None:
+        show = connect_auth(auth).get("show")
+        if not isinstance(show, str) or not service.show_exists(show):
+            raise refusal(RuleError("show/no_show", "없는 쇼입니다", "No such show"))
+        if lane(request.environ.get("QUERY_STRING", "")) is not None:  # the audience's line, like any screen
+            raise refusal(RuleError("auth/wrong_lane", "이 화면은 그 통로로 연결할 수 없습니다",
+                                    "This screen cannot connect in that lane"))
+        device = request.cookies.get(DEVICE_COOKIE)
+        if not is_device(device):
+            raise refusal(RuleError("crowd/no_device", "관객 페이지를 먼저 여세요 (QR 또는 주소)",
+                                    "Open the audience page first (its QR or address)"))
+        hall[request.sid] = (show, device)
+        join_room(crowd_room(show))
+        welcome("/crowd", desk.payload(show), event="crowd")
+        sio.emit("me", crowd.me(show, device), to=request.sid, namespace="/crowd", ignore_queue=True)
+
+    def hall_phone() -> tuple[str, str]:
+        known = hall.get(request.sid)
+        if known is None:
+            raise RuleError("crowd/no_device", "관객 페이지를 다시 여세요", "Open the audience page again")
+        return known
+
+    @sio.on("predict", namespace="/crowd")
+    def crowd_predict(payload: Any = None) -> dict[str, Any]:
+        def run() -> dict[str, Any]:
+            show, device = hall_phone()
+            asked = clean(payload) if isinstance(payload, dict) else {}
+            return {"prediction": crowd.predict(show, asked.get("question"), device, asked.get("option"), address())}
+
+        return _guard(run)
+
+    @sio.on("nickname", namespace="/crowd")
+    def crowd_nickname(payload: Any = None) -> dict[str, Any]:
+        def run() -> dict[str, Any]:
+            show, device = hall_phone()
+            return {"name": crowd.set_nickname(show, device, (clean(payload) if isinstance(payload, dict) else {}).get("name"),
+                                               address())}
+
+        return _guard(run)
+
+    @sio.on("me", namespace="/crowd")
+    def crowd_me(*args: Any) -> dict[str, Any]:
+        return _guard(lambda: {"me": crowd.me(*hall_phone())})
+
+    @sio.on("disconnect", namespace="/crowd")
+    def crowd_disconnect(*args: Any) -> None:
+        hall.pop(request.sid, None)
+
+    @sio.on("*", namespace="/crowd")
+    def crowd_any(event: str, *args: Any) -> dict[str, Any]:
+        return unparsed(event, RuleError("auth/not_allowed", f"관객 화면에서 보낼 수 없는 명령입니다: {event}",
+                                         f"The audience page cannot send {event}", event=event), args)
 
     @sio.on("connect", namespace="/seat")
     @admitted

@@ -39,6 +39,10 @@ class Limits:
     failed_join: Limit = Limit(10, 60)  # wrong tokens, codes: per address
     failed_login: Limit = Limit(10, 60)  # wrong PINs: per address
     submit: Limit = Limit(30, 10)  # moves from one phone
+    crowd_device: Limit = Limit(20, 10)  # predictions and nicknames from one audience phone
+    # ... and from one address: a venue's phones are many addresses, but a NAT or a guest Wi-Fi
+    # may put hundreds behind one.
+    crowd_address: Limit = Limit(3000, 10)
 
 
 class RateLimiter:

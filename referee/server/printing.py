@@ -62,11 +62,50 @@ def table_sheet_pdf(service: Service, show: str, table_id: str, sheet: str) -> b
     """A printable sheet of one table: the audit report, the results, or a game's own sheet."""
     if table_id not in service.shows.tables(show):
         raise RuleError("show/no_table", f"이 쇼의 테이블이 아닙니다: {table_id!r}", f"Not a table of this show: {table_id!r}")
-    return sheet_pdf(service.table(table_id), sheet, service.shows.info(show)["name"])
+    table = service.table(table_id)
+    crowd = crowd_sections(service, show, None if table.game.program else table_id) if sheet == "results" else []
+    return sheet_pdf(table, sheet, service.shows.info(show)["name"], crowd)
 
 
-def sheet_pdf(table: Table, sheet: str, show_name: str) -> bytes:
-    """The PDF of one sheet of `table` ("audit", "results" or one of the game's own sheets)."""
+def crowd_sections(service: Service, show: str, table_id: str | None) -> list[Section]:
+    """The hall's predictions for a results sheet (issue 28): each question's split and answer
+    (a program's sheet: every question of the evening; a match's: the questions about it), and
+    the audience's top 10. Empty when the hall asked nothing."""
+    desk = service.crowd
+    if desk is None:
+        return []
+    # Questions typed by hand belong to the evening: on the program's sheet, or on every match's
+    # sheet of a show without a program.
+    loose = table_id is None or service.shows.info(show)["program"] is None
+    def belongs(q: dict[str, Any]) -> bool:
+        return loose if q["source"] is None else table_id is None or q["source"]["table"] == table_id
+
+    questions = [q for q in desk.crowd.questions(show, last=200) if belongs(q)]
+    if not questions:
+        return []
+    rows: list[tuple[str, ...]] = [("질문 / Question", "보기별 예측 / Predictions", "정답 / Answer")]
+    for q in questions:
+        split = "\n".join(f"{_both(label)}: {n} ({round(100 * n / q['total']) if q['total'] else 0}%)"
+                           for label, n in zip(q["options"], q["counts"], strict=True))
+        answer = ", ".join(_both(q["options"][i]) for i in q["answer"]) if q["answer"] else "—"
+        rows.append((_both(q["text"]), f"{split}\n= {q['total']}", answer))
+    board: list[tuple[str, ...]] = [("순위 / Rank", "관객 / Audience", "점수 / Points")]
+    for b in desk.crowd.board(show, devices=True):
+        name = b["nickname"] or _both(b["guest"])
+        board.append((f"{b['rank']}위 / #{b['rank']}", name + (" (숨김 / hidden)" if b["hidden"] else ""), str(b["points"])))
+    return [
+        Section(heading="관객 예측", heading_en="The audience's predictions", table=tuple(rows), column_weights=(3, 4, 2),
+                small=True),
+        Section(heading="관객 순위", heading_en="Audience leaderboard",
+                paragraphs=(f"참여 {desk.crowd.payload(show)['players']}명, 맞힌 예측 1점, 동점은 더 빨리 맞힌 순 / "
+                            "One point per right prediction; ties go to the faster right answers",),
+                table=tuple(board) if len(board) > 1 else None, column_weights=(1.2, 4, 1.2)),
+    ]
+
+
+def sheet_pdf(table: Table, sheet: str, show_name: str, extra: Sequence[Section] = ()) -> bytes:
+    """The PDF of one sheet of `table` ("audit", "results" or one of the game's own sheets);
+    `extra`: sections a results sheet ends with (the hall's predictions)."""
     view = table.view(Audience.dealer())
     log = table.log(Audience.dealer())
     own = (view["state"].get("sheets") or {}) if isinstance(view["state"], dict) else {}
@@ -76,7 +115,7 @@ def sheet_pdf(table: Table, sheet: str, show_name: str) -> bytes:
         return render_document(_pair(COMMON_SHEETS["audit"]), audit_sections(log), subtitle=subtitle, facts=facts,
                                signature=_signature("audit", log))
     if sheet == "results" and "results" not in own:
-        return render_document(_pair(COMMON_SHEETS["results"]), results_sections(view), subtitle=subtitle,
+        return render_document(_pair(COMMON_SHEETS["results"]), results_sections(view) + list(extra), subtitle=subtitle,
                                facts=facts, signature=_signature("results", log))
     if sheet not in own:
         raise RuleError("print/no_sheet", f"이 테이블에는 {sheet!r} 인쇄물이 없습니다", f"This table has no sheet {sheet!r}",
@@ -87,7 +126,7 @@ def sheet_pdf(table: Table, sheet: str, show_name: str) -> bytes:
                 paragraphs=tuple(_both(p) for p in part.get("paragraphs", ())),
                 table=tuple(tuple(_both(c) for c in row) for row in part["table"]) if part.get("table") else None)
         for part in own[sheet]["sections"]
-    ]
+    ] + (list(extra) if sheet == "results" else [])
     signature = _signature("results", log) if sheet == "results" else None
     return render_document(_both(own[sheet]["title"]), sections, subtitle=subtitle, facts=facts, signature=signature)
 

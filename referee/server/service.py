@@ -154,6 +154,13 @@ class Service:
         # go to its own sockets only, without the round trip through the Socket.IO queue.
         self.host = uuid.uuid4().hex
         self.processes_key = f"{prefix}processes"
+        # What a part beside the tables adds (the audience's predictions, server/crowd.py): staff
+        # commands, a look at a table after each command on it (after its screens have their
+        # views), and a section of the console's snapshot.
+        self.commands = dict(self.COMMANDS)
+        self.after_table: list[Callable[[str, str | None], None]] = []
+        self.dealer_extras: dict[str, Callable[[str, Moment], Any]] = {}
+        self.crowd: Any = None
 
     # -- processes ---------------------------------------------------------------------------
 
@@ -212,7 +219,7 @@ class Service:
         """Run one staff command; raises RuleError for anything wrong, changing nothing."""
         require(isinstance(payload, dict), "api/bad_payload", "요청 본문은 JSON 객체여야 합니다",
                 "The request body must be a JSON object")
-        handler = self.COMMANDS.get(name) if isinstance(name, str) else None
+        handler = self.commands.get(name) if isinstance(name, str) else None
         require(handler is not None, "api/unknown_command", f"알 수 없는 명령입니다: {name!r}",
                 f"Unknown command: {name!r}", command=name)
         out = handler(self, staff, payload)
@@ -576,8 +583,15 @@ class Service:
             log = self.table(table_id).log(Audience.dealer(), last=60)
             tables.append({"view": view, "log": log, "sheets": sheets_of(view), "held": moment.held(table_id),
                            "bots": bots.get(table_id, [])})
-        return {"show": moment.info, "tables": tables, "links": self.links(show), "games": _games_menu(self.games),
-                "presence": moment.devices, "projector": f"{self.base_url()}{self.projector_path(show)}"}
+        out = {"show": moment.info, "tables": tables, "links": self.links(show), "games": _games_menu(self.games),
+               "presence": moment.devices, "projector": f"{self.base_url()}{self.projector_path(show)}"}
+        for name, extra in self.dealer_extras.items():
+            out[name] = extra(show, moment)
+        return out
+
+    def public_view(self, show: str, table_id: str) -> dict[str, Any]:
+        """A table as the projector would show it now (the reveal hold included)."""
+        return Moment(self, show).view(table_id, Audience.public())
 
     def presence(self, show: str, count: int) -> list[int]:
         """How many phones of each player are connected now (any process)."""
@@ -601,7 +615,7 @@ class Service:
             # Before a match, the projector is the join screen: where to join, and whose phone
             # is here (names are public; which phones are connected is all it tells).
             here = moment.devices
-            payload["join"] = {"url": f"{self.base_url()}/join",
+            payload["join"] = {"url": f"{self.base_url()}/join", "audience": f"{self.base_url()}/a/{show}",
                                "players": [{"name": n, "here": c > 0} for n, c in zip(moment.info["roster"], here,
                                                                                          strict=True)]}
         encoded = encode_payload(payload)
@@ -703,6 +717,8 @@ class Service:
                     self._to_consoles(show, moment)
                     return
                 self.fan_out(show, table_id, everyone)
+                for look in self.after_table:
+                    look(show, table_id)
             except Exception as exc:  # the command stands; screens catch up on their next update
                 if self.stopping:  # the server's Redis went away first: the next start sends fresh views
                     log.warning("fan-out for %s dropped, the server is stopping: %r", show, exc)

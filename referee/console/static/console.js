@@ -12,6 +12,7 @@
   const showId = root.dataset.show;
   let live = null;
   let snapshot = null;
+  let crowdLive = null;  // the newest `crowd` payload: the hall's counts between snapshots
   let selected = null;  // the table shown in the work view
   let view = "work";
   let behalf = null;  // the seat whose move the dealer is entering, in the selected table
@@ -80,7 +81,7 @@
     document.querySelectorAll(".views [data-view]").forEach(function (b) {
       b.setAttribute("aria-selected", String(b.dataset.view === name));
     });
-    ["work", "players", "new", "settings"].forEach(function (v) { $("view-" + v).hidden = v !== name; });
+    ["work", "players", "new", "crowd", "settings"].forEach(function (v) { $("view-" + v).hidden = v !== name; });
   }
 
   // -- the tables' tabs -----------------------------------------------------------------------------
@@ -775,6 +776,7 @@
     renderRoster();
     renderNew();
     renderSettings();
+    ConsoleCrowd.render($("crowd"), snapshot.crowd, crowdLive, command);
     const again = active && active.isConnected ? active : keepKey ? document.querySelector("[data-keep='" + keepKey + "']") : null;
     if (again && again !== document.activeElement) {
       again.focus();
@@ -812,6 +814,11 @@
       onRefused: showError,
     });
     live.socket.on("time", function (t) { serverOffset = t.now - Date.now() / 1000; });
+    // The hall's counts as they move (the snapshot brings them with every other change).
+    live.socket.on("crowd", function (payload) {
+      crowdLive = payload;
+      if (snapshot && view === "crowd") ConsoleCrowd.render($("crowd"), snapshot.crowd, crowdLive, command);
+    });
     document.querySelectorAll(".views [data-view]").forEach(function (b) {
       b.addEventListener("click", function () { setView(b.dataset.view); });
     });

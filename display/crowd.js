@@ -1,0 +1,108 @@
+// The hall's predictions on the projector (issue 28): while a question is open, its split as a
+// band of bars with counts and percentages at the bottom of the screen (the server sends at most
+// two updates a second however many phones vote), then "마감", then the right answer for a while;
+// and, when staff put it on the projector, the audience's top 10 over the whole board. Only
+// public things: counts, and nicknames staff did not hide (a hidden one shows as "관객 1234").
+(function () {
+  "use strict";
+  const { el, tr, both } = window.I18N;
+  const SHOW_RESOLVED = 20000;  // a resolved question stays on screen this long (ms)
+  let latest = null;
+  let timer = null;
+  const resolvedAt = {};  // question id -> when this screen first saw it resolved
+
+  function nameOf(entry) { return entry.name || tr(entry.guest); }
+
+  // The question on screen: the newest open one, else the newest closed one, else one resolved
+  // a moment ago.
+  function onScreen(payload) {
+    const list = payload.questions || [];
+    const open = list.filter(function (q) { return q.state === "open"; });
+    if (open.length) return open[open.length - 1];
+    const last = list[list.length - 1];
+    if (!last || last.state === "closed") return last || null;
+    const seen = resolvedAt[last.id] || (resolvedAt[last.id] = Date.now());
+    return Date.now() - seen < SHOW_RESOLVED ? last : null;
+  }
+
+  // The page's policy allows no inline style attribute: the width is set through the DOM.
+  function fill(share) {
+    const node = el("span", { class: "cr-fill" });
+    node.style.width = share + "%";
+    return node;
+  }
+
+  function bars(q) {
+    return el("div", { class: "cr-bars cr-n" + q.options.length }, q.options.map(function (label, i) {
+      const right = q.answer && q.answer.indexOf(i) >= 0;
+      const share = q.total ? Math.round(100 * q.counts[i] / q.total) : 0;
+      return el("div", { class: "cr-row" + (right ? " right" : "") + (q.answer && !right ? " wrong" : ""),
+                         "data-option": String(i) }, [
+        el("div", { class: "cr-top" }, [
+          el("span", { class: "cr-label", text: label }),
+          el("span", { class: "cr-share", "data-role": "share" }, share + "%"),
+        ]),
+        el("div", { class: "cr-bar" }, [fill(share)]),
+        el("div", { class: "cr-count", "data-role": "count", text: both(q.counts[i] + "명", String(q.counts[i])) }),
+      ]);
+    }));
+  }
+
+  function question(q) {
+    const answer = q.answer ? q.answer.map(function (i) { return tr(q.options[i]); }).join(", ") : "";
+    const state = q.state === "open" ? both("관객 예측 중 · " + q.total + "명", "Audience predicting · " + q.total)
+      : q.state === "closed" ? both("예측 마감 · " + q.total + "명", "Predictions closed · " + q.total)
+        : both("정답: " + answer, "Answer: " + answer);
+    return el("div", { class: "cr-question cr-" + q.state, "data-question": q.id }, [
+      el("div", { class: "cr-head" }, [
+        el("span", { class: "cr-text", text: q.text }),
+        el("span", { class: "cr-state", "data-role": "state", text: state }),
+      ]),
+      bars(q),
+    ]);
+  }
+
+  function board(entries, players) {
+    return el("div", { class: "cr-board", "data-role": "crowd-board" }, [
+      el("div", { class: "cr-board-title", text: both("관객 순위 · " + players + "명 참여", "Audience leaderboard · " + players + " playing") }),
+      entries.length ? el("ol", {}, entries.map(function (b) {
+        return el("li", { value: String(b.rank), class: b.rank === 1 ? "first" : "" }, [
+          el("span", { class: "cr-rank", text: both(b.rank + "위", "#" + b.rank) }),
+          el("span", { class: "cr-name" }, nameOf(b)),
+          el("span", { class: "cr-points", text: both(b.points + "점", b.points + (b.points === 1 ? " pt" : " pts")) }),
+        ]);
+      })) : el("p", { class: "cr-empty", text: both("아직 맞힌 사람이 없습니다", "No right answers yet") }),
+    ]);
+  }
+
+  // Where the hall joins: the QR and the short address, beside the question and the board.
+  function joinChip() {
+    const show = document.getElementById("display").dataset.show;
+    const address = window.Crowd.address || (location.origin + "/a/" + encodeURIComponent(show));
+    return el("div", { class: "cr-join", "data-role": "crowd-join" }, [
+      el("img", { class: "cr-join-qr", src: "/display/" + encodeURIComponent(show) + "/audience.svg", alt: "QR: " + address }),
+      el("span", { class: "cr-join-url" }, address.replace(/^https?:\/\//, "")),
+    ]);
+  }
+
+  // Draw the newest payload (or `payload`) into `box`, the page's crowd layer.
+  function render(box, payload) {
+    latest = payload || latest;
+    clearTimeout(timer);
+    if (!latest) { box.hidden = true; return; }
+    const q = onScreen(latest);
+    const parts = [];
+    if (latest.board_on) parts.push(board((latest.board || []).slice(0, 10), latest.players || 0));
+    if (q) parts.push(question(q));
+    // Where to join goes with what the hall can still play: the open question, the board.
+    const host = q && q.state === "open" ? parts[parts.length - 1] : latest.board_on ? parts[0] : null;
+    if (host) host.appendChild(joinChip());
+    box.hidden = !parts.length;
+    box.classList.toggle("with-board", !!latest.board_on);
+    box.replaceChildren.apply(box, parts);
+    // A resolved answer leaves the screen by itself.
+    if (q && q.state === "resolved") timer = setTimeout(function () { render(box, null); }, SHOW_RESOLVED + 50);
+  }
+
+  window.Crowd = { render: render, address: null };
+})();

@@ -1,0 +1,184 @@
+// The hall's phone (issue 28): the show's open question with big buttons, a confirm step, a
+// receipt; once it closes, what this phone chose; once it is resolved, right or wrong, with the
+// phone's score and rank. No login: the server knows this phone by a cookie, and by a nickname
+// it may choose (shown on the projector's leaderboard). It renders what the server sends.
+(function () {
+  "use strict";
+  const { el, tr, both } = window.I18N;
+  const $ = function (id) { return document.getElementById(id); };
+  const root = $("audience");
+  const show = root.dataset.show;
+  let crowd = null;  // the newest payload: questions, board, players
+  let me = null;  // this phone's own: name, votes, points, rank
+  let picking = null;  // {question, option} while the confirm step is open
+  let live = null;
+  const NICK_ASKED = "referee.crowd.nick-asked." + show;
+
+  function showError(error) {
+    $("error").hidden = !error;
+    $("error").textContent = error ? tr({ ko: error.ko, en: error.en }) : "";
+  }
+
+  function nameOf(entry) { return entry.name || tr(entry.guest); }
+
+  // The question this phone shows: the newest open one, else the newest one.
+  function current() {
+    const list = (crowd && crowd.questions) || [];
+    const open = list.filter(function (q) { return q.state === "open"; });
+    return open.length ? open[open.length - 1] : (list[list.length - 1] || null);
+  }
+
+  function mineFor(q) { return me && me.votes ? me.votes[q.id] : undefined; }
+
+  function share(q, i) {
+    return q.total ? Math.round(100 * q.counts[i] / q.total) + "%" : "0%";
+  }
+
+  function verdict(q) {
+    const chosen = mineFor(q);
+    const right = chosen !== undefined && q.answer.indexOf(chosen) >= 0;
+    return el("p", { class: "aq-verdict " + (right ? "right" : "wrong"), "data-role": "verdict", "data-question": q.id,
+                     text: chosen === undefined ? both("이번에는 참여하지 않았습니다", "You sat this one out")
+                       : right ? both("정답! +1점", "Right! +1") : both("아쉽게도 틀렸습니다", "Not this time") });
+  }
+
+  function drawQuestion() {
+    const box = $("question");
+    const q = current();
+    if (!q) {
+      box.replaceChildren(el("p", { class: "aq-wait", text: both("곧 질문이 열립니다. 화면을 지켜보세요!",
+                                                                 "A question opens soon: watch the big screen!") }));
+      return;
+    }
+    const chosen = mineFor(q);
+    const parts = [];
+    if (q.source && q.source.title) parts.push(el("div", { class: "aq-source", text: q.source.title }));
+    parts.push(el("div", { class: "aq-text", "data-question": q.id, text: q.text }));
+    const options = el("div", { class: "aq-options" }, q.options.map(function (label, i) {
+      const right = q.answer && q.answer.indexOf(i) >= 0;
+      const picked = chosen === i || (picking && picking.question === q.id && picking.option === i);
+      return el("button", {
+        type: "button", class: "aq-option" + (picked ? " picked" : "") + (right ? " right" : ""),
+        "data-option": String(i), disabled: q.state !== "open" || chosen !== undefined,
+        onclick: function () { picking = { question: q.id, option: i }; showError(null); drawQuestion(); },
+      }, [el("span", { text: label }), q.state !== "open" ? el("span", { class: "aq-share" }, share(q, i)) : null]);
+    }));
+    parts.push(options);
+    if (q.state === "open" && chosen === undefined && picking && picking.question === q.id) {
+      parts.push(el("div", { class: "confirm-actions" }, [
+        el("button", { type: "button", class: "big", text: both("다시 고르기", "Change"),
+                       onclick: function () { picking = null; drawQuestion(); } }),
+        el("button", { type: "button", class: "big primary", "data-action": "confirm",
+                       text: both("확정: " + tr(q.options[picking.option]), "Confirm: " + tr(q.options[picking.option])),
+                       onclick: function () { submit(q.id, picking.option); } }),
+      ]));
+    } else if (chosen !== undefined && q.state === "open") {
+      parts.push(el("p", { class: "aq-receipt", "data-role": "receipt",
+                           text: both("예측 완료: " + tr(q.options[chosen]) + ". 결과를 기다리세요",
+                                      "Locked in: " + tr(q.options[chosen]) + ". Wait for the result") }));
+    } else if (q.state === "closed") {
+      parts.push(el("p", { class: "aq-closed", "data-role": "closed",
+                           text: chosen !== undefined ? both("마감. 내 예측: " + tr(q.options[chosen]), "Closed. Your pick: " + tr(q.options[chosen]))
+                             : both("마감되었습니다", "Closed") }));
+    } else if (q.state === "resolved") {
+      parts.push(verdict(q));
+    }
+    // An earlier question answered while this one is open: its verdict stays in sight above it.
+    const answered = ((crowd && crowd.questions) || []).filter(function (o) {
+      return o.state === "resolved" && o.id !== q.id && mineFor(o) !== undefined;
+    });
+    const earlier = q.state === "open" && answered.length ? answered[answered.length - 1] : null;
+    if (earlier) {
+      parts.unshift(el("div", { class: "aq-earlier" }, [el("div", { class: "aq-source", text: earlier.text }), verdict(earlier)]));
+    }
+    box.replaceChildren.apply(box, parts);
+  }
+
+  function drawMine() {
+    const box = $("mine");
+    box.hidden = !me;
+    if (!me) return;
+    $("nick-chip").textContent = nameOf(me) + " ✎";
+    box.replaceChildren(el("p", { class: "aq-score", "data-role": "score",
+      text: me.rank ? both(me.points + "점 · " + me.rank + "위 / " + me.players + "명", me.points + " pts · #" + me.rank + " of " + me.players)
+        : both(me.points + "점", me.points + " pts") }));
+  }
+
+  function drawBoard() {
+    const box = $("board");
+    const board = (crowd && crowd.board) || [];
+    box.hidden = !board.length || !board.some(function (b) { return b.points > 0; });
+    box.replaceChildren(el("div", { class: "aq-board" }, [
+      el("h2", { text: both("관객 순위", "Audience leaderboard") }),
+      el("ol", {}, board.map(function (b) {
+        const mine = me && (b.name ? b.name === me.name : tr(b.guest) === tr(me.guest));
+        return el("li", { class: mine ? "me" : "" }, nameOf(b) + " · " + tr(both(b.points + "점", b.points + " pts")));
+      })),
+    ]));
+  }
+
+  function draw() { drawQuestion(); drawMine(); drawBoard(); }
+
+  function submit(question, option) {
+    live.send("predict", { question: question, option: option }).then(function (ack) {
+      if (!ack || !ack.ok) { showError(ack && ack.error); if (ack && ack.error && ack.error.code === "crowd/closed") picking = null; draw(); return; }
+      picking = null;
+      me = Object.assign({}, me || {}, { votes: Object.assign({}, (me && me.votes) || {}, { [question]: ack.prediction.option }) });
+      showError(null);
+      draw();
+    });
+  }
+
+  // A question this phone answered was just resolved: its score and rank, a moment later (a
+  // whole hall asks at once otherwise).
+  let askTimer = null;
+  function askMeSoon() {
+    clearTimeout(askTimer);
+    askTimer = setTimeout(function () {
+      live.send("me", {}).then(function (ack) { if (ack && ack.ok) { me = ack.me; draw(); } });
+    }, Math.random() * 3000);
+  }
+
+  function receive(payload, event) {
+    if (event === "me") { me = payload; draw(); return; }
+    const before = crowd;
+    crowd = payload;
+    const resolvedNow = (payload.questions || []).some(function (q) {
+      const old = before && before.questions.find(function (o) { return o.id === q.id; });
+      return q.state === "resolved" && mineFor(q) !== undefined && (!old || old.state !== "resolved");
+    });
+    if (resolvedNow) askMeSoon();
+    draw();
+  }
+
+  function nickForm(open) {
+    $("nick-form").hidden = !open;
+    if (open) { $("nick-input").value = (me && me.name) || ""; $("nick-input").focus(); }
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    live = Live.connect("/crowd", {
+      auth: { show: show }, lane: "public", events: ["crowd", "me"],
+      versionOf: function (p) { return p.seq != null ? p.seq : 0; },
+      keyOf: function (p) { return p.seq != null ? "crowd" : "me"; },
+      onSnapshot: receive,
+      onRefused: function (error) { showError(error); live.end("refused"); },
+    });
+    $("nick-chip").addEventListener("click", function () { nickForm($("nick-form").hidden); });
+    $("nick-skip").addEventListener("click", function () { localStorage.setItem(NICK_ASKED, "1"); nickForm(false); });
+    $("nick-form").addEventListener("submit", function (event) {
+      event.preventDefault();
+      live.send("nickname", { name: $("nick-input").value }).then(function (ack) {
+        if (!ack || !ack.ok) { showError(ack && ack.error); return; }
+        localStorage.setItem(NICK_ASKED, "1");
+        me = Object.assign({}, me || {}, { name: ack.name });
+        showError(null);
+        nickForm(false);
+        draw();
+      });
+    });
+    if (!localStorage.getItem(NICK_ASKED)) nickForm(true);
+    I18N.onChange(draw);
+    draw();
+  });
+})();

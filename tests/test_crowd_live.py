@@ -1,0 +1,163 @@
+"""The hall's predictions over the real sockets of a live server (issue 28): the audience page
+gives a phone its device cookie; a question asked from a running Coin table takes each
+device's prediction once (a resend, a reconnect: nothing more), closes at the boxes' opening,
+is answered by the table's result on the projector's view and scores the right phones; the
+projector's socket gets the split with the stored counts; a restart in the middle of a question
+loses no prediction; nothing an audience sends reaches a seat, the table's log or its state."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import time
+import uuid
+
+import requests
+
+from referee.server.crowd import DEVICE_COOKIE
+
+from .live import PIN, Client, LiveServer, wait_until
+
+
+def hall_phone(server: LiveServer, show: str, session: requests.Session | None = None) -> tuple[Client, str]:
+    """A phone that opened the audience page (its device cookie) and connected to /crowd."""
+    session = session or requests.Session()
+    page = session.get(f"{server.url}/a/{show}", timeout=10)
+    assert page.status_code == 200 and "관객" in page.text
+    device = session.cookies[DEVICE_COOKIE]
+    client = Client(server.url, "/crowd", {"show": show}, events=("crowd", "me"),
+                    headers={"Cookie": f"{DEVICE_COOKIE}={device}"})
+    return client, device
+
+
+def coin_show(server: LiveServer) -> tuple[str, str]:
+    show = "c" + uuid.uuid4().hex[:7]
+    server.ok("create_show", show=show, name="관객 예측 쇼")
+    for name in ("가람", "나래"):
+        server.ok("add_player", show=show, name=name)
+    table = server.ok("create_table", show=show, game="tricky_coin", players=["가람", "나래"], seed=5)["table"]
+    server.ok("start", show=show, table=table)
+    server.ok("set_current", show=show, table=table)
+    return show, table
+
+
+def move(server: LiveServer, show: str, table: str, seat: int, move: dict) -> None:
+    server.ok("move", show=show, table=table, seat=seat, move=move, sid=uuid.uuid4().hex)
+
+
+def test_predictions_count_once_close_at_the_reveal_and_score_from_the_tables_result(tmp_path):
+    server = LiveServer(tmp_path).start()
+    phones: list[Client] = []
+    try:
+        show, table = coin_show(server)
+        projector = Client(server.url, "/public", {"show": show}, events=("view", "crowd"))
+        seat_phone = Client(server.url, "/seat", {"token": server.snapshot(show)["links"][0]["token"]})
+        offers = server.snapshot(show)["crowd"]["offers"]
+        assert [q["key"] for q in offers[0]["questions"]] == ["coin_round", "winner"]
+        asked = server.ok("ask_question", show=show, table=table, key="coin_round")
+        qid = asked["question"]
+        hall = [hall_phone(server, show) for _ in range(6)]
+        phones = [c for c, _ in hall]
+        for i, phone in enumerate(phones):
+            phone.wait_for(lambda e, p: e == "crowd" and p["questions"] and p["questions"][-1]["state"] == "open")
+            for _ in range(2):  # a double tap
+                ack = phone.call("predict", {"question": qid, "option": i % 3})
+                assert ack["ok"], ack
+        # A phone that reconnects is the same device: its prediction stands.
+        phones[0].close()
+        again = Client(server.url, "/crowd", {"show": show}, events=("crowd", "me"),
+                       headers={"Cookie": f"{DEVICE_COOKIE}={hall[0][1]}"})
+        phones[0] = again
+        ack = again.call("predict", {"question": qid, "option": 2})
+        assert ack["ok"] and ack["prediction"] == {"question": qid, "option": 0, "again": True}
+        assert again.wait_for(lambda e, p: e == "me")["votes"] == {qid: 0}
+        # The projector's split is the stored count (sent at most twice a second).
+        split = projector.wait_for(lambda e, p: e == "crowd" and p["questions"][-1]["total"] == 6)
+        assert split["questions"][-1]["counts"] == [2, 2, 2]
+        # Bad predictions: clear errors, nothing counted.
+        for bad in ({"question": qid, "option": 7}, {"question": "999", "option": 0}, {"question": qid}, "x"):
+            ack = phones[1].call("predict", bad)
+            assert not ack["ok"] and ack["error"]["ko"] and ack["error"]["en"], ack
+        # The round is played: seat 1's 20 beats seat 2's 5; the boxes' opening closes it.
+        move(server, show, table, 0, {"type": "put_coin", "coin": 20})
+        move(server, show, table, 1, {"type": "put_coin", "coin": 5})
+        late = hall_phone(server, show)[0]
+        phones.append(late)
+        for seat in (0, 1):
+            move(server, show, table, seat, {"type": "choose_token", "token": "STOP"})
+        refused = late.call("predict", {"question": qid, "option": 0})
+        assert not refused["ok"] and refused["error"]["code"] == "crowd/closed"
+        resolved = projector.wait_for(lambda e, p: e == "crowd" and p["questions"][-1]["state"] == "resolved")
+        assert resolved["questions"][-1]["answer"] == [0] and resolved["questions"][-1]["counts"] == [2, 2, 2]
+        assert [b["points"] for b in resolved["board"][:2]] == [1, 1] and resolved["players"] == 6
+        assert phones[3].call("me")["me"]["points"] == 1 and phones[1].call("me")["me"]["points"] == 0
+        # Nothing of the hall reached the table: its log holds the players' and dealer's actions only.
+        log = server.log_of(show, table)
+        assert all(not e["actor"].startswith("crowd") for e in log["entries"])
+        assert "predict" not in json.dumps(log) and all(e != "crowd" for e, _ in seat_phone.history)
+        seat_phone.close()
+        projector.close()
+    finally:
+        for phone in phones:
+            phone.close()
+        server.stop()
+
+
+def test_a_restart_mid_question_loses_no_prediction_and_the_question_comes_back(tmp_path):
+    server = LiveServer(tmp_path).start()
+    try:
+        show, _table = coin_show(server)
+        qid = server.ok("ask_question", show=show, text="첫 라운드 STOP 누가?", options=["가람", "나래", "둘 다"])["question"]
+        session = requests.Session()
+        phone, device = hall_phone(server, show, session)
+        assert phone.call("predict", {"question": qid, "option": 1})["ok"]
+        phone.close()
+        server.restart()
+        phone = Client(server.url, "/crowd", {"show": show}, events=("crowd", "me"),
+                       headers={"Cookie": f"{DEVICE_COOKIE}={device}"})
+        first = phone.wait_for(lambda e, p: e == "crowd")
+        assert first["questions"][-1]["state"] == "open" and first["questions"][-1]["counts"] == [0, 1, 0]
+        assert phone.wait_for(lambda e, p: e == "me")["votes"] == {qid: 1}
+        assert phone.call("predict", {"question": qid, "option": 0})["prediction"]["again"]
+        server.ok("close_question", show=show, question=qid)
+        server.ok("resolve_question", show=show, question=qid, answer=[1])
+        wait_until(lambda: phone.call("me")["me"]["points"] == 1, what="the point")
+        phone.close()
+        # The results sheet carries the question's split and the audience's leaderboard.
+        staff = requests.Session()
+        page = staff.get(f"{server.url}/console/login", timeout=10).text
+        csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+        staff.post(f"{server.url}/console/login", data={"pin": PIN, "csrf": csrf, "show": show}, timeout=10)
+        pdf = staff.get(f"{server.url}/print/{show}/{_table}/results.pdf", timeout=60)
+        assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+        path = tmp_path / "results.pdf"
+        path.write_bytes(pdf.content)
+        text = subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], capture_output=True, text=True,
+                              check=True).stdout
+        assert "관객 예측" in text and "첫 라운드 STOP 누가?" in text and "관객 순위" in text
+        assert "나래: 1 (100%)" in text
+    finally:
+        server.stop()
+
+
+def test_a_socket_without_the_audience_pages_cookie_is_refused_and_staff_commands_need_staff(tmp_path):
+    server = LiveServer(tmp_path).start()
+    try:
+        show, table = coin_show(server)
+        try:
+            Client(server.url, "/crowd", {"show": show}, events=("crowd",))
+            raise AssertionError("connected without a device")
+        except Exception as exc:  # noqa: BLE001 (socketio's ConnectionError)
+            assert "audience page" in str(exc) or "ConnectionError" in type(exc).__name__
+        denied = server.api("ask_question", pin=None, show=show, text="q", options=["a", "b"])
+        assert not denied["ok"]
+        bad = server.api("ask_question", show=show, table=table, key="no_such")
+        assert bad["error"]["code"] == "crowd/not_offered"
+        assert requests.get(f"{server.url}/a/nope", timeout=10).status_code == 404
+        svg = requests.get(f"{server.url}/display/{show}/audience.svg", timeout=10)
+        assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg")
+        assert server.snapshot(show)["crowd"]["audience_url"].endswith(f"/a/{show}")
+        time.sleep(0)
+    finally:
+        server.stop()
