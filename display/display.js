@@ -344,8 +344,21 @@
     drawn = { game: game, table: table };
   }
 
+  // A replay on the projector says so, with where it stands and what happens in the frame.
+  function replayMark(snapshot) {
+    const r = snapshot.replay;
+    $("replay").hidden = !r;
+    if (!r) return;
+    $("replay").replaceChildren(
+      el("span", { class: "replay-label", text: r.recap ? both("하이라이트", "Highlights") : both("다시 보기", "Replay") }),
+      el("span", { class: "replay-where" }, (r.index + 1) + " / " + r.count),
+      el("span", { class: "replay-what" }, r.what.map(function (w) { return tr(w); }).join(" · ")),
+    );
+  }
+
   function render(snapshot) {
     latest = snapshot;
+    replayMark(snapshot);
     if (snapshot.join && snapshot.join.audience) Crowd.address = snapshot.join.audience;
     const view = snapshot.table;
     const game = gameOf(view);
@@ -445,7 +458,9 @@
     live = Live.connect("/public", {
       auth: stage ? { show: show, stage: stage } : { show: show },
       lane: stage ? "stage" : null,
-      keyOf: function (p) { return p.table ? p.table.table : null; },
+      // A replay's frames are a stream of their own (server/replaying.py): the live table's
+      // versions never hide them, and theirs never hide the live table's after it.
+      keyOf: function (p) { return p.replay ? "replay:" + p.replay.id : (p.table ? p.table.table : null); },
       onSnapshot: receive,
       onRefused: function (error) {
         if (stage && error.code === "auth/wrong_lane") { live.end("offline"); connect(show, null); }

@@ -323,6 +323,12 @@
       decisionBox.replaceChildren(waiting(view));
     }
     receipt();
+    if (!showEnded()) {  // (again) before the end, as after a correction that reopened the show
+      storyOpen = null;
+      Object.keys(stories).forEach(function (k) { delete stories[k]; });
+    }
+    storyEntry();
+    drawStory();
   }
 
   function decisionCard(view, decision, key, seat) {
@@ -439,10 +445,128 @@
     ]);
   }
 
+  // -- after the show: the player's own replay ("내 경기 다시 보기") ------------------------------
+  //
+  // Once the show has ended (its program has a result; a show without one: every table of the
+  // player's is over), each match the player sat in can be opened: round by round, their own
+  // decisions in their own words (the secret parts: which coin, which sticker) beside what the
+  // hall was shown of the same action, and the reveals between them. The server decides what is
+  // in it (`story` on /seat, Service.seat_story) and refuses before the end, as this page hides it.
+
+  const stories = {};  // table id -> its story (the show is over: it no longer changes)
+  let storyOpen = null;  // the table whose story is on screen
+
+  function showEnded() {
+    const mine = (meta && meta.tables) || [];
+    const program = mine.filter(function (t) { return t.program; });
+    const counted = program.length ? program : mine;
+    return counted.length > 0 && counted.every(function (t) { return t.status === "over" || t.status === "done"; });
+  }
+
+  function playedMatches() {
+    return ((meta && meta.tables) || []).filter(function (t) { return !t.program && t.status !== "ready"; });
+  }
+
+  function storyEntry() {
+    const box = $("story-entry");
+    const matches = showEnded() ? playedMatches() : [];
+    box.hidden = !matches.length || storyOpen !== null;
+    if (!matches.length) { box.replaceChildren(); return; }
+    box.replaceChildren(
+      el("h2", { class: "story-entry-title", text: both("내 경기 다시 보기", "My replay") }),
+      el("p", { class: "hint", text: both("내 선택과 공개된 내용을 라운드별로 봅니다.", "Your own choices beside what was shown, round by round.") }),
+      el("div", { class: "story-matches" }, matches.map(function (t) {
+        return el("button", { type: "button", class: "story-match", "data-table": t.table, onclick: function () { openStory(t.table); } },
+          [el("span", { text: titleOf(t) }), el("small", { text: seatLabel(t.seat) })]);
+      })));
+  }
+
+  function openStory(table) {
+    if (stories[table]) { storyOpen = table; render(); window.scrollTo(0, 0); return; }
+    live.send("story", { table: table }).then(function (ack) {
+      if (!ack || !ack.ok) { showError(ack && ack.error); return; }
+      stories[table] = ack.story;
+      storyOpen = table;
+      showError(null);
+      render();
+      window.scrollTo(0, 0);
+    });
+  }
+
+  function closeStory() {
+    storyOpen = null;
+    render();
+    $("story-entry").scrollIntoView({ block: "start" });
+  }
+
+  function roundTitle(round) {
+    return round === 0 ? both("경기 시작 전", "Before round 1") : both(round + "라운드", "Round " + round);
+  }
+
+  function storyLine(line) {
+    if (line.kind === "reveal" || line.kind === "correction") {
+      const correction = line.kind === "correction";
+      const words = correction
+        ? (line.public ? both("딜러가 무효로 했습니다: " + inLang(line.public, "ko"), "The dealer voided: " + inLang(line.public, "en"))
+          : both("딜러가 기록을 바로잡았습니다.", "The dealer corrected the record."))
+        : line.public;
+      return el("li", { class: "story-line story-" + line.kind, "data-kind": line.kind }, [
+        el("span", { class: "story-tag", text: correction ? both("정정", "Correction") : both("공개 결과", "Revealed") }),
+        el("span", { class: "story-words", text: words }),
+      ]);
+    }
+    const tag = line.behalf ? both("딜러가 대신 입력", "Entered by the dealer")
+      : line.kind === "told" ? both("내 비밀 정보", "Your secret") : null;
+    return el("li", { class: "story-line story-" + line.kind, "data-kind": line.kind }, [
+      el("div", { class: "story-own" }, [tag ? el("span", { class: "story-tag", text: tag }) : null,
+                                          el("span", { class: "story-words", text: line.own })]),
+      line.public ? el("div", { class: "story-public" }, [el("span", { class: "story-words", text: line.public })])
+        : el("div", { class: "story-public story-hidden", text: both("비공개", "not shown") }),
+    ]);
+  }
+
+  function drawStory() {
+    const box = $("story");
+    const story = storyOpen && stories[storyOpen];
+    document.body.classList.toggle("story-open", !!story);
+    box.hidden = !story;
+    if (!story) { box.replaceChildren(); return; }
+    const me = story.result && story.result.standings.find(function (s) { return s.seat === story.seat; });
+    const parts = [
+      el("div", { class: "story-head" }, [
+        el("button", { type: "button", class: "story-back", onclick: closeStory, text: both("← 목록", "← Back") }),
+        el("div", { class: "story-title" }, [el("strong", { text: titleOf(story) }),
+                                              el("small", { text: seatLabel(story.seat) })]),
+      ]),
+      me ? el("p", { class: "story-outcome", text: outcome(story, me) }) : null,
+    ];
+    let list = null;
+    let round;
+    story.lines.forEach(function (line, i) {
+      if (i === 0 || line.round !== round) {
+        round = line.round;
+        const section = el("section", { class: "story-round", "data-round": round == null ? "" : String(round) }, [
+          round == null ? null : el("h3", { text: roundTitle(round) }),
+          el("div", { class: "story-cols", "aria-hidden": "true" }, [el("span", { text: both("나", "You") }),
+                                                                     el("span", { text: both("공개", "The hall saw") })]),
+        ]);
+        list = el("ol", { class: "story-lines" });
+        section.appendChild(list);
+        parts.push(section);
+      }
+      list.appendChild(storyLine(line));
+    });
+    if (!story.lines.length) parts.push(el("p", { class: "hint", text: both("이 경기에서 내 기록이 없습니다.", "Nothing of yours in this match.") }));
+    box.replaceChildren.apply(box, parts.filter(Boolean));
+  }
+
   // -- the card ends here --------------------------------------------------------------------
 
   function stop(error) {
     ended = true;
+    storyOpen = null;
+    drawStory();
+    $("story-entry").hidden = true;
     showError(error);
     forms.clear();
     ["decision", "holdings", "now", "notices", "tables"].forEach(function (id) { $(id).replaceChildren(); });

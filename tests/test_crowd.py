@@ -122,6 +122,17 @@ def test_right_answers_score_once_and_the_faster_rank_first(crowd):
     assert crowd.me("s", wrong)["rank"] == 1
 
 
+def test_a_prediction_in_the_opening_millisecond_can_be_scored_and_taken_back(crowd):
+    """Found by a run: a device that predicted in the same millisecond the question opened has
+    0 ms; taking its point back sent "-0" to Redis, which refused it as no integer."""
+    qid = crowd.ask_custom("s", "q", ["a", "b"])
+    crowd.r.hset(crowd.k("s", "v", qid), "z" * 22, 0)
+    crowd.r.hset(crowd.k("s", "t", qid), "z" * 22, 0)
+    crowd.resolve("s", qid, [0])
+    crowd.resolve("s", qid, [1])  # the staff correct it: the point is taken back
+    assert crowd.me("s", "z" * 22)["points"] == 0
+
+
 def test_nicknames_are_checked_like_player_names_and_hidden_ones_stay_off_the_board(crowd):
     for bad in ("", " ", "a" * 13, "x\u202ey", "x\u200by", "nul\x00", 7, None):
         with pytest.raises(RuleError) as refused:

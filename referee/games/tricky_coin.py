@@ -17,6 +17,9 @@ token until both are revealed. Public: each player's GO/STOP once revealed, the 
 coins in each box, the opened values, the points, and each player's holdings at the start of
 the round (derivable from what was opened).
 
+Audience question (from the public view only): "N라운드: 누구의 상자가 이길까요?" (the two seats
+or a tie; closes as the boxes open), besides the kernel's "who wins?".
+
 Table options: none.
 """
 

@@ -73,6 +73,12 @@ class Game:
     # view) -> the right option values, or None while the view does not show them yet.
     predictions: Callable[[dict[str, Any]], list[Prediction]] | None = None
     answer: Callable[[str, Mapping[str, Any], dict[str, Any]], tuple[Any, ...] | None] | None = None
+    # A recap's moments (referee.table.replay.highlights): how much a frame of a replay is worth
+    # showing again, from its public view and the event types it adds (an elimination, the
+    # closest round, an auction), or None when it is no highlight.
+    highlight: Callable[[dict[str, Any], tuple[str, ...]], float | None] | None = None
+    # False for a game the seats win or lose together (The Crew): no "who wins?" for the hall.
+    winner_question: bool = True
 
     @property
     def usual_seats(self) -> int:

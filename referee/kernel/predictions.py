@@ -10,13 +10,14 @@ A game may offer its own questions (``Game.predictions``: public view -> questio
 Every table with a result also gets the generic one, "who wins?", answered by its result.
 
 A question stops taking predictions at the first of the table's events named by ``closes_on``
-(None: any of the game's reveals) after it opened, before that event reaches any screen.
+(None: any of the game's reveals) after it opened, before that event reaches any screen. The
+generic question closes at the match's next reveal (a program's: when its next stage opens).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -53,19 +54,32 @@ def params(**values: Any) -> str:
     return json.dumps(values, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def seat_options(view: Mapping[str, Any]) -> tuple[Option, ...]:
-    return tuple(Option(i, T(f"{i + 1}번 {name}", f"{i + 1} {name}")) for i, name in enumerate(view["seats"]))
+def seat_options(view: Mapping[str, Any], seats: Iterable[int] | None = None) -> tuple[Option, ...]:
+    """The table's seats (or only `seats`, in that order) as options: "1번 가람" / "1 가람"."""
+    names = view["seats"]
+    chosen = range(len(names)) if seats is None else seats
+    return tuple(Option(i, T(f"{i + 1}번 {names[i]}", f"{i + 1} {names[i]}")) for i in chosen)
 
 
-def _winner(view: Mapping[str, Any]) -> list[Prediction]:
-    """Who wins this match (a program: the evening)? Asked while there is no result yet."""
-    if view.get("result") is not None or not MIN_OPTIONS <= len(view["seats"]) <= MAX_OPTIONS:
+def _winner(game: Game, view: Mapping[str, Any]) -> list[Prediction]:
+    """Who wins this match (a program: the evening)? Asked while there is no result yet, of a
+    game where one seat wins (not a crew that wins or loses together)."""
+    program = view["state"].get("program")
+    if (not game.winner_question or view.get("result") is not None
+            or not MIN_OPTIONS <= len(view["seats"]) <= MAX_OPTIONS
+            # A program's match running now may show what decides the evening on its own table.
+            or program and any(s["status"] == "open" for s in view["state"]["stages"])):
         return []
     title = view.get("stage") and view["stage"].get("title") or view["title"]
-    text = T(f"{title['ko']}: 누가 1위를 할까요?", f"{title['en']}: who comes first?")
-    # The winner is known at the result, never earlier: nothing before it closes the question
-    # but the staff (or the result itself).
-    return [Prediction(WINNER, text, seat_options(view), closes_on=frozenset())]
+    duel = len(view["seats"]) == 2
+    text = (T(f"{title['ko']}: 누가 이길까요?", f"{title['en']}: who wins?") if duel
+            else T(f"{title['ko']}: 누가 1위를 할까요?", f"{title['en']}: who comes first?"))
+    # A reveal may give the winner away before the result (Safari's last scoring comes before
+    # the winner names an opponent): the question closes at the match's next reveal. A
+    # program's winner is decided at a stage's own table, whose result shows before the
+    # program confirms it: asked between matches only, it closes when the next one opens.
+    closes = frozenset({"StageOpened"}) if program else None
+    return [Prediction(WINNER, text, seat_options(view), closes_on=closes)]
 
 
 def ready(game: Game, view: Mapping[str, Any]) -> list[Prediction]:
@@ -73,7 +87,9 @@ def ready(game: Game, view: Mapping[str, Any]) -> list[Prediction]:
     if not view.get("started") or view.get("finished"):
         return []
     own = game.predictions(view) if game.predictions is not None else []
-    return own + _winner(view)
+    # A game lists its options as the public view gives them (e.g. every player who can still
+    # be eliminated); a question with fewer than 2 or more than 9 is not put to the hall.
+    return [p for p in own if MIN_OPTIONS <= len(p.options) <= MAX_OPTIONS] + _winner(game, view)
 
 
 def answer(game: Game, key: str, given: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[Any, ...] | None:

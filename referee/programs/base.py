@@ -7,7 +7,8 @@ players are given in the stage table's seat order.
 
 A program module supplies a ``Plan``: the stages that may be opened now (with the seating the
 rules compute), its own decisions and events (a tie the dealer breaks, an opponent a player
-names), the board the audience sees, and the final standings. Everything else is here:
+names), the board the audience sees, the final standings, and its own audience questions (see
+``Plan.predictions``). Everything else is here:
 
 - ``open_stage`` (dealer): open a ready stage with the computed seating; its table is made by
   the runtime (``referee.table.programs``) from the event. ``seat_stage:<key>`` (dealer): open
@@ -48,6 +49,7 @@ from referee.kernel import (
     expect,
     require,
 )
+from referee.kernel.predictions import Prediction
 
 OPEN, CONFIRMED = "open", "confirmed"
 
@@ -128,6 +130,12 @@ class Plan:
     # The table options once the seating is known (a lottery or the dealer chose it).
     seated_options: Callable[[ProgramState, Ready, tuple[int, ...]], dict[str, Any]] = (
         lambda state, ready, players: dict(ready.options))
+    # The hall's own questions about the evening (Game.predictions and Game.answer): made from the
+    # program's public view, answered from a later one. A stage's result is public on its own
+    # table before the program confirms it, so a question closes (closes_on, the program's event
+    # types) no later than the opening of the stage that decides it.
+    predictions: Callable[[Mapping[str, Any]], list[Prediction]] | None = None
+    answer: Callable[[str, Mapping[str, Any], Mapping[str, Any]], tuple[Any, ...] | None] | None = None
 
 
 DRAWN = "drawn:"  # + stage key: a plan record, the seats the referee drew for a lottery stage
@@ -407,4 +415,6 @@ def program_game(id: str, title: T, seats: tuple[int, int], plan: Plan, options:
         describe=lambda event, names: describe(plan, event, names),
         program=True,
         stages=plan.stage_titles,
+        predictions=plan.predictions,
+        answer=plan.answer,
     )

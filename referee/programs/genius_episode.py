@@ -19,6 +19,8 @@ Rules (cited beside the code as "Episode rule N"):
    the eliminated player is last.
 
 Option `deal` (`referee` by default, or `dealer`) is handed to both matches.
+Audience question: "누가 탈락할까요?" (the players who can still be eliminated, at most 9; then the
+candidate and the opponent), asked until the death match opens; besides the kernel's "who wins?".
 Secret: nothing of its own (each match keeps its own). Public: the seating, the candidate and
 how the tie was broken, the named opponent, the results, who is eliminated.
 
@@ -27,9 +29,11 @@ Error codes: episode/not_a_candidate, episode/bad_opponent.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from referee.kernel import Actor, Decision, Event, Field, Option, OptionSpec, Result, Rng, Standing, T, require
+from referee.kernel.predictions import Prediction, seat_options
 
 from .base import Plan, ProgramState, Ready, player_label, program_game, remember
 
@@ -177,8 +181,38 @@ def board(state: ProgramState) -> dict[str, Any]:
             "opponent": state.record("opponent"), "eliminated": eliminated_player(state)}
 
 
+# -- audience questions (referee.kernel.predictions), from the program's public view only -------------
+
+ELIMINATED = "eliminated"
+
+
+def predictions(view: Mapping[str, Any]) -> list[Prediction]:
+    """Who is eliminated tonight? Asked until the death match opens (its Quattro table shows
+    the loser before the program confirms it). Before the opponent is named: every player who
+    can still be eliminated (Episode rules 2-3: never a guest), closing when the opponent is named
+    (the field narrows to two); then the candidate and the opponent, closing as the death match
+    opens (Episode rule 4)."""
+    state = view["state"]
+    if state["final"] is not None or any(s["key"] == DEATH for s in state["stages"]):
+        return []
+    board = state["board"]
+    text = T("누가 탈락할까요?", "Who is eliminated?")
+    if board["opponent"] is None:
+        players = [p for p in range(len(state["names"])) if p not in board["guests"]]
+        return [Prediction(ELIMINATED, text, seat_options(view, players), closes_on=frozenset({"OpponentNamed"}))]
+    pair = [board["candidate"], board["opponent"]]
+    return [Prediction(ELIMINATED, text, seat_options(view, pair), closes_on=frozenset({"StageOpened"}))]
+
+
+def answer(key: str, given: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    # Episode rule 4: the death match's loser, once its result is confirmed.
+    out = view["state"]["board"]["eliminated"]
+    return None if key != ELIMINATED or out is None else (out,)
+
+
 PLAN = Plan(ready=ready, stage_titles=TITLES, board=board, final=final, decisions=decisions, decide=decide,
-            evolve=evolve, describe=describe, planned=lambda state: (RACE, DEATH), seated_options=seated_options)
+            evolve=evolve, describe=describe, planned=lambda state: (RACE, DEATH), seated_options=seated_options,
+            predictions=predictions, answer=answer)
 
 GAME = program_game(
     "genius_episode",

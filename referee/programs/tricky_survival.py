@@ -21,15 +21,19 @@ Rules (cited beside the code as "Survival rule N"):
    other Safari players in Safari order (the Safari last is 9th).
 
 Option `deal` (`referee` by default, or `dealer`) is handed to every match that has one.
+Audience question: "누가 황금 열쇠를 가져갈까요?" (event match: "누가 우승할까요?"), among the four with
+key 1, then the two finalists, asked until the final opens; besides the kernel's "who comes first?".
 Secret: nothing of its own; each match keeps its own secrets. Public: every stage, its seating
 and its confirmed result, the keys, who is out, the next match, the final standings.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from referee.kernel import OptionSpec, Result, Standing, T
+from referee.kernel.predictions import Prediction, seat_options
 
 from .base import Plan, ProgramState, Ready, Stage, program_game
 
@@ -183,7 +187,41 @@ def board(state: ProgramState) -> dict[str, Any]:
             "event_match": _event(state)}
 
 
-PLAN = Plan(ready=ready, stage_titles=TITLES, board=board, final=final, planned=planned)
+# -- audience questions (referee.kernel.predictions), from the program's public view only -------------
+
+GOLDEN_KEY = "golden_key"
+
+
+def predictions(view: Mapping[str, Any]) -> list[Prediction]:
+    """Who takes the golden key (the event match has none: who wins the final)? Asked among the
+    players still in the race for it, so never all nine (the kernel's "who comes first?" asks
+    that): the four with key 1 until the Bridge result is confirmed (closing then: the field
+    narrows), then the two finalists until the final opens (its Coin table shows the winner
+    before the program confirms it)."""
+    state = view["state"]
+    stages = {s["key"]: s["status"] for s in state["stages"]}
+    if state["final"] is not None or FINAL in stages or stages.get(GALLERY) != "confirmed":
+        return []
+    keys = state["board"]["keys"]
+    # Survival rules 2-3: key 1 to the Gallery's top 4, key 2 to the two Bridge survivors.
+    finalists = stages.get(BRIDGE) == "confirmed"
+    still_in = sorted(int(p) for p, held in keys.items() if ("2" if finalists else "1") in held)
+    text = (T("누가 우승할까요?", "Who wins the final?") if state["board"]["event_match"]
+            else T("누가 황금 열쇠를 가져갈까요?", "Who takes the golden key?"))
+    closes = "StageOpened" if finalists else "ResultConfirmed"
+    return [Prediction(GOLDEN_KEY, text, seat_options(view, still_in), closes_on=frozenset({closes}))]
+
+
+def answer(key: str, given: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    if key != GOLDEN_KEY:
+        return None
+    # Survival rule 3: the final's winner takes key 3 (and, outside the event match, the golden key).
+    won = tuple(int(p) for p, held in view["state"]["board"]["keys"].items() if "3" in held)
+    return won or None
+
+
+PLAN = Plan(ready=ready, stage_titles=TITLES, board=board, final=final, planned=planned, predictions=predictions,
+            answer=answer)
 
 GAME = program_game(
     "tricky_survival",

@@ -29,6 +29,7 @@ from .assets import Assets
 from .collector import QuietCollector
 from .crowd import DEVICE_COOKIE, Crowd, CrowdDesk, crowd_room, is_device, new_device
 from .limits import Limit, Limits, RateLimiter
+from .replaying import Replays
 from .service import Service, Staff, dealer_room, link_revoked, player_room, public_room
 from .shows import Shows, load_secret
 from .staff import SESSION_SECONDS, StaffSessions
@@ -199,6 +200,8 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     crowd = Crowd(audience_client, settings.prefix, limits)
     desk = CrowdDesk(crowd, service, publish)
     sio.start_background_task(desk.run, sio.sleep)
+    replays = Replays(service, publish)  # the console's 다시 보기 on the projector
+    sio.start_background_task(replays.run, sio.sleep)
 
     def address() -> str:
         return request.remote_addr or "unknown"
@@ -422,27 +425,23 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         return render_template("display.html", show=show, overlay=request.args.get("overlay") == "1",
                                stage=stage if shows.is_stage_key(show, stage) else "")
 
-    @app.get("/display/<show>/join.svg")
-    def join_qr(show: str) -> Response:
-        """The QR of the join address, for the projector's join screen (nothing secret in it)."""
+    def qr_svg(show: str, path: str) -> Response:
+        """The QR of one of the show's public addresses, for the projector (nothing secret in it)."""
         if not service.show_exists(show):
             abort(404)
-        import qrcode  # only the join screen needs it
+        import qrcode  # only the projector's join screen needs it
         import qrcode.image.svg
 
-        image = qrcode.make(f"{base_url()}/join", image_factory=qrcode.image.svg.SvgPathImage, border=4)
+        image = qrcode.make(f"{base_url()}{path}", image_factory=qrcode.image.svg.SvgPathImage, border=4)
         return Response(image.to_string(), mimetype="image/svg+xml")
+
+    @app.get("/display/<show>/join.svg")
+    def join_qr(show: str) -> Response:
+        return qr_svg(show, "/join")  # the players' cards' address
 
     @app.get("/display/<show>/audience.svg")
     def audience_qr(show: str) -> Response:
-        """The QR of the hall's address (/a/<show>), for the projector (nothing secret in it)."""
-        if not service.show_exists(show):
-            abort(404)
-        import qrcode
-        import qrcode.image.svg
-
-        image = qrcode.make(f"{base_url()}/a/{show}", image_factory=qrcode.image.svg.SvgPathImage, border=4)
-        return Response(image.to_string(), mimetype="image/svg+xml")
+        return qr_svg(show, f"/a/{show}")  # the hall's page
 
     @app.get("/a/<show>")
     def audience_page(show: str) -> Any:
@@ -596,6 +595,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
                                     "This screen cannot connect in that lane; open the projector from the console's "
                                     "Projector link"))
         join_room(public_room(show))
+        replays.watch(show)  # a replay playing on another process moves this screen too
         welcome("/public", service.audience_snapshot(show))
         audience = desk.payload(show)
         if audience["questions"]:  # a screen that comes back mid-question shows its split at once
@@ -732,17 +732,24 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
 
         return _guard(run)
 
+    def wanted_table(payload: Any) -> str | None:
+        """The table a phone's ``{"table": id}`` names (None: none)."""
+        wanted = clean(payload).get("table") if isinstance(payload, dict) else None
+        if wanted is not None and not isinstance(wanted, str):
+            raise RuleError("api/bad_field", f"table 값은 테이블 이름이어야 합니다: {type(wanted).__name__}",
+                            f"Field table must be a table's name, not {type(wanted).__name__}", field="table")
+        return wanted
+
     @sio.on("sync", namespace="/seat")
     def seat_sync(payload: Any = None) -> dict[str, Any]:
         """A fresh snapshot; ``{"table": id}`` asks for that table of the player's (a switch)."""
-        def run() -> dict[str, Any]:
-            wanted = clean(payload).get("table") if isinstance(payload, dict) else None
-            if wanted is not None and not isinstance(wanted, str):
-                raise RuleError("api/bad_field", f"table 값은 테이블 이름이어야 합니다: {type(wanted).__name__}",
-                                f"Field table must be a table's name, not {type(wanted).__name__}", field="table")
-            return {"snapshot": service.seat_snapshot(service.current_link(seat_link()), table_id=wanted)}
+        return _guard(lambda: {"snapshot": service.seat_snapshot(service.current_link(seat_link()),
+                                                                 table_id=wanted_table(payload))})
 
-        return _guard(run)
+    @sio.on("story", namespace="/seat")
+    def seat_story(payload: Any = None) -> dict[str, Any]:
+        """``{"table": id}``: the player's own story of that match, once the show has ended."""
+        return _guard(lambda: {"story": service.seat_story(service.current_link(seat_link()), wanted_table(payload))})
 
     @sio.on("*", namespace="/seat")
     def seat_any(event: str, *args: Any) -> dict[str, Any]:

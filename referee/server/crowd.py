@@ -33,7 +33,6 @@ screen shows it.
 from __future__ import annotations
 
 import json
-import logging
 import secrets
 import time
 import unicodedata
@@ -47,8 +46,7 @@ from referee.kernel import predictions as P
 
 from .limits import Limit, Limits, limited
 from .shows import NAME_FORBIDDEN
-
-log = logging.getLogger(__name__)
+from .web import every
 
 NICK_MAX = 12
 DEVICE_COOKIE = "ref_aud"
@@ -136,7 +134,9 @@ local function score(answer, sign)
     if right[votes[i + 1]] then
       local device = votes[i]
       local points = redis.call('HINCRBY', KEYS[4], device, sign)
-      local ms = redis.call('HINCRBY', KEYS[5], device, sign * tonumber(redis.call('HGET', KEYS[3], device)))
+      local delta = sign * tonumber(redis.call('HGET', KEYS[3], device))
+      if delta == 0 then delta = 0 end  -- never -0: Redis reads "-0" as no integer
+      local ms = redis.call('HINCRBY', KEYS[5], device, delta)
       redis.call('ZADD', KEYS[6], points * 1000000000 - ms, device)
       count = count + 1
     end
@@ -609,13 +609,7 @@ class CrowdDesk:
                 self._sent.pop(show, None)  # its last state is out: nothing moves until a staff command
 
     def run(self, sleep: Any) -> None:
-        while True:
-            try:
-                self.tick()
-            except Exception as exc:  # Redis away for a moment: the next tick tries again
-                log.warning("crowd tick failed: %r", exc)
-                sleep(2.0)
-            sleep(self.TICK)
+        every(self.TICK, self.tick, sleep, "the crowd's ticker")
 
     def for_dealer(self, show: str, moment: Any) -> dict[str, Any]:
         """The console's view: the questions (with their sources' values), the board with the

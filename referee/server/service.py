@@ -30,6 +30,7 @@ from referee.kernel.bots import random_move
 from referee.store import Guard, RedisStore
 from referee.table import Table, audience_view
 from referee.table.programs import ProgramRunner
+from referee.table.replay import Release, story
 from referee.table.runtime import what
 
 from .limits import Limit, limited
@@ -161,6 +162,7 @@ class Service:
         self.after_table: list[Callable[[str, str | None], None]] = []
         self.dealer_extras: dict[str, Callable[[str, Moment], Any]] = {}
         self.crowd: Any = None
+        self.replays: Any = None
 
     # -- processes ---------------------------------------------------------------------------
 
@@ -401,16 +403,32 @@ class Service:
     def release(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         """The reveal hold: the projector may now show everything up to the table's version."""
         show, table = self._table_of(staff, payload)
-        self.r.set(self._released_key(table.id), table.load().version)
+        self._mark_released(table.id, table.load().version, True)
         self.changed(show, table.id)
         return {}
+
+    def _mark_released(self, table_id: str, version: int, hold: bool) -> None:
+        """What the projector may show of a table from now (everything up to `version`, and
+        whether the hold is on), and the same in the table's release history: a replay shows a
+        held reveal where it was released (referee.table.replay)."""
+        pipe = self.r.pipeline(transaction=True)
+        pipe.set(self._released_key(table_id), version)
+        pipe.rpush(self.releases_key(table_id), json.dumps([version, version, hold]))
+        pipe.execute()
+
+    def releases_key(self, table_id: str) -> str:
+        return f"{self.prefix}releases:{table_id}"
+
+    def releases(self, table_id: str) -> list[Release]:
+        return [Release(*json.loads(raw)) for raw in self.r.lrange(self.releases_key(table_id), 0, -1)]
 
     def settings(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         show = self._show(staff, payload)
         self.shows.set_setting(show, payload.get("name"), payload.get("value"))
         # Turning the hold on holds from now on: what the projector showed stays shown.
+        hold = self.shows.info(show)["settings"]["reveal_hold"] == "on"
         for table_id in self.shows.tables(show):
-            self.r.set(self._released_key(table_id), self.table(table_id).load().version)
+            self._mark_released(table_id, self.table(table_id).load().version, hold)
         self.changed(show, self.shows.info(show)["current"], everyone=True)
         return {"settings": self.shows.info(show)["settings"]}
 
@@ -607,6 +625,10 @@ class Service:
     def _public_whole(self, show: str, moment: Moment | None = None) -> tuple[dict[str, Any], Encoded]:
         """The projector's whole payload, and encoded (kept for the screens that connect)."""
         moment = moment or Moment(self, show)
+        replay = moment.info["replay"]
+        if replay is not None and self.replays is not None:  # the console's 다시 보기 has the projector
+            encoded = self.replays.payload(show, moment.info["name"], replay)
+            return json.loads(str(encoded)), encoded
         current = moment.info["current"]
         view = moment.view(current, Audience.public()) if current else None
         payload = {"show": {"id": show, "name": moment.info["name"]}, "table": view,
@@ -658,12 +680,12 @@ class Service:
         hold and what was released (one round trip on the audience's connections). A fan-out's
         Moment reads the same in its own round trip (Moment.public_key)."""
         pipe = self.audience.pipeline(transaction=False)
-        pipe.hmget(f"{self.prefix}show:{show}", ["current", "reveal_hold"])
+        pipe.hmget(f"{self.prefix}show:{show}", ["current", "reveal_hold", "replay"])
         pipe.llen(self.store.log_key(current or ""))
         pipe.get(self._released_key(current or ""))
         pipe.get(self._presence_key(show))
-        (now, hold), length, released, presence = pipe.execute()
-        return (now or None, int(length) if now == current else -1, hold, released, presence)
+        (now, hold, replay), length, released, presence = pipe.execute()
+        return (now or None, int(length) if now == current else -1, hold, released, presence, replay)
 
     def audience_snapshot(self, show: str) -> Encoded:
         """The public snapshot for a screen that connects. Screens of one process share it while
@@ -692,6 +714,23 @@ class Service:
                 "seat": None if shown is None else tables[shown], "table": view,
                 "version": view["version"] if view else 0, "focus": focus,
                 "tables": [moment.summary(t, seat, link.player) for t, seat in moment.tables_of(link.player)]}
+
+    def seat_story(self, link: PlayerLink, table_id: Any) -> dict[str, Any]:
+        """A player's own story of a match they sat in (the phone's "내 경기 다시 보기"), once the
+        show has ended: its program has a result, or (no program) every table of theirs is over.
+        Before that their own secrets stay on the live screens only, and this refuses."""
+        moment = Moment(self, link.show)
+        tables = dict(moment.tables_of(link.player))
+        program = moment.info["program"]
+        ended = [program] if program else list(tables)
+        require(bool(ended) and all(moment.status(t) in ("over", "done") for t in ended), "story/not_yet",
+                "내 경기 다시 보기는 쇼가 끝난 뒤에 열립니다", "Your replay opens once the show has ended")
+        require(table_id in tables, "table/not_seated", "이 테이블에 앉아 있지 않습니다. 화면을 확인하세요",
+                "You are not seated at that table; check the screen", table=str(table_id))
+        table, seat = self.table(table_id), tables[table_id]
+        view = moment.view(table_id, Audience.public())
+        return {"table": table_id, "title": view["title"], "stage": view["stage"], "seat": seat, "seats": view["seats"],
+                "result": view["result"], "lines": [line.to_json() for line in story(table, seat)]}
 
     def seat_welcome(self, link: PlayerLink, devices: int) -> Encoded:
         """A phone's first view. When it is the card's only open socket (`devices`, as
@@ -741,7 +780,7 @@ class Service:
         moment = Moment(self, show)
         rooms: list[tuple[str, str, dict[str, Any] | Encoded]] = []
         roster = moment.info["roster"]
-        if table_id is not None and moment.info["current"] == table_id:
+        if table_id is not None and moment.info["current"] == table_id and moment.info["replay"] is None:
             payload, whole = self._public_whole(show, moment)
             room = public_room(show)
             # `everyone`: the projector may have moved to this table, so its screens get it whole.
@@ -846,7 +885,8 @@ class Moment:
         current = h.get("current") or None
         # As Service._public_key would read it now (None: the current table is new here).
         self.public_key = None if current not in self._folded else (
-            current, self._folded[current].version, h.get("reveal_hold"), released[tables.index(current)], presence)
+            current, self._folded[current].version, h.get("reveal_hold"), released[tables.index(current)], presence,
+            h.get("replay"))
         return shows.info_from(show, h, roster, table_ids, links), bool(consoles)
 
     def folded(self, table_id: str) -> Any:

@@ -271,6 +271,7 @@ class Shows:
             "links": links,
             "settings": {name: h.get(name, default) for name, default in SETTINGS.items()},
             "archived": json.loads(h.get("archived") or "[]"),
+            "replay": json.loads(h["replay"]) if h.get("replay") else None,  # server/replaying.py
         }
 
     def linkver_key(self, show: str, player: int) -> str:

@@ -445,3 +445,15 @@ class SlicedRooms(socketio.Manager):
 class SlicedRedisManager(socketio.RedisManager, SlicedRooms):
     """The Redis queue between processes; what reaches this process's sockets goes through
     SlicedRooms (after PubSubManager, before Manager, in the method order)."""
+
+
+def every(seconds: float, step: Callable[[], None], sleep: Callable[[float], Any], name: str) -> None:
+    """A background loop of a server process: `step` every `seconds`, for ever. A failing step
+    (Redis away for a moment, the server stopping) is logged and tried again a moment later."""
+    while True:
+        try:
+            step()
+        except Exception as exc:
+            log.warning("%s paused: %r", name, exc)
+            sleep(2.0)
+        sleep(seconds)

@@ -81,7 +81,7 @@
     document.querySelectorAll(".views [data-view]").forEach(function (b) {
       b.setAttribute("aria-selected", String(b.dataset.view === name));
     });
-    ["work", "players", "new", "crowd", "settings"].forEach(function (v) { $("view-" + v).hidden = v !== name; });
+    ["work", "players", "new", "crowd", "replay", "settings"].forEach(function (v) { $("view-" + v).hidden = v !== name; });
   }
 
   // -- the tables' tabs -----------------------------------------------------------------------------
@@ -713,6 +713,7 @@
     ["N", both("할 일이 있는 다음 테이블", "Next table with work")],
     ["Enter", both("열린 결정의 기본 버튼 (다음, 제출)", "The open decision's main button (next, submit)")],
     ["Esc", both("무효 취소, 대신 입력 닫기", "Cancel a void, close entering for a seat")],
+    ["L", both("다시 보기를 끝내고 프로젝터를 라이브로", "End a replay: the projector back to live")],
     ["?", both("이 목록", "This list")],
   ];
 
@@ -744,6 +745,8 @@
     if (typing || e.ctrlKey || e.metaKey || e.altKey || !snapshot) return;
     const key = e.key.toLowerCase();
     if (key === "?") { renderHelp(); $("help").showModal(); e.preventDefault(); return; }
+    // The projector back to the live show from any view: one key.
+    if (key === "l" && snapshot.replay) { command("replay", { action: "stop" }); e.preventDefault(); return; }
     if (view !== "work") return;
     if (key === "s") clickAction("start");
     else if (key === "v") clickAction("void-last");
@@ -777,6 +780,7 @@
     renderNew();
     renderSettings();
     ConsoleCrowd.render($("crowd"), snapshot.crowd, crowdLive, command);
+    ConsoleReplay.render($("replay"), $("replay-bar"), snapshot, command);
     const again = active && active.isConnected ? active : keepKey ? document.querySelector("[data-keep='" + keepKey + "']") : null;
     if (again && again !== document.activeElement) {
       again.focus();

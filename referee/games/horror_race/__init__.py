@@ -36,6 +36,10 @@ zones' coins by character and seat, every move with its stack and puddle stop, t
 number of coins in the box, the final places, and after the reveal every backing, points and
 seat ranks.
 
+Audience questions (questions.py, from the public view only): "어느 캐릭터가 1등으로 들어올까요?"
+(the five characters; asked until the race ends, closing at the next movement reveal), besides
+the kernel's "who wins?" (for at most 9 seats).
+
 Table options:
 
 - ``deal`` (default ``referee``): ``referee`` draws the 3 coins with the table's seeded
@@ -51,6 +55,7 @@ from __future__ import annotations
 from referee.kernel import Game, OptionSpec, T
 
 from .describe import describe
+from .questions import answer, predictions
 from .rules import decide, evolve, result, setup, turn
 from .state import RaceState, groups_allowed
 from .views import view
@@ -78,6 +83,8 @@ GAME = Game(
     default_seats=10,
     describe=describe,
     reveals=frozenset({"ZoneResolved", "RaceFinished", "BackingsRevealed"}),
+    predictions=predictions,
+    answer=answer,
 )
 
 __all__ = ["GAME", "RaceState"]

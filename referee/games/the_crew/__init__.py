@@ -68,6 +68,10 @@ in its holder's hand, never shown). Public: hand sizes, the commander, tasks wit
 and status, every card played and trick won, communicated cards (position hidden in a dead
 zone), the question's answers, the chosen members, distress votes and who has picked a card.
 
+Audience questions (questions.py, from the public view only): "이번 미션 성공할까요?" (성공/실패;
+asked until the mission ends, closing at the next card played), besides the kernel's "who
+wins?".
+
 Table options:
 
 - `mission` (default 1): 1-50, as a number or its digits.
@@ -92,6 +96,7 @@ from referee.kernel import Game, OptionSpec, T
 from .decisions import turn
 from .describe import describe
 from .missions import mission, missions
+from .questions import answer, predictions
 from .rules import decide, evolve, mission_number, result, setup
 from .state import DEAL_DEALER, DEAL_REFEREE, CrewState
 from .views import view
@@ -121,6 +126,9 @@ GAME = Game(
     default_seats=4,
     describe=describe,
     reveals=frozenset({"TrickWon", "MissionEnded"}),
+    predictions=predictions,
+    answer=answer,
+    winner_question=False,  # the crew wins or loses together: its own question asks which
 )
 
 __all__ = ["GAME", "CrewState", "decide", "evolve", "mission", "missions", "result", "setup", "turn", "view"]

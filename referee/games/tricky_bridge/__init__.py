@@ -38,6 +38,11 @@ rooms, the slot layouts (the items lie on the table), who has handed in a contra
 has distributed (both happen in sight), the revealed contracts and gains, the bridges after
 round 3, and the final scores, the lowest bridge and who is out.
 
+Audience questions (questions.py, from the public view only): "누가 살아남을까요?" (the four
+players, two right answers; closes at the final scoring) and, while a room's contracts are
+sealed in a round with steel, "N라운드 대회의실/소회의실: 철근은 누가 가져갈까요?" (its two players or
+nobody / the same; closes at the next contracts reveal), besides the kernel's "who wins?".
+
 Table options:
 
 - `deal` (default `referee`): `referee` lays each room's six items into slots 1-6 at random in
@@ -62,6 +67,7 @@ from referee.kernel import Game, OptionSpec, T
 
 from .decisions import turn
 from .describe import describe
+from .questions import answer, predictions
 from .rules import decide, evolve, result, setup
 from .state import (
     DEAL_DEALER,
@@ -104,6 +110,8 @@ GAME = Game(
     default_seats=SEATS,
     describe=describe,
     reveals=frozenset({"ContractsRevealed", "BridgesRevealed", "BridgesScored"}),
+    predictions=predictions,
+    answer=answer,
 )
 
 __all__ = ["GAME", "BridgeState", "decide", "describe", "evolve", "panel", "result", "run_sheet", "score", "setup",

@@ -52,6 +52,10 @@ Table options:
   round's entering order; `dealer_picks`: the dealer names rank 1 instead. Either way rank 1
   pays nothing.
 
+Audience questions (questions.py, from the public view only): "N라운드 경매는 누가 가져갈까요?"
+(the seats still in; closes at the auction's result, AuctionWon), besides the kernel's "who
+wins?". The public view lists every round's auction winner and bid for it (``auctions``).
+
 Error codes: gallery/bad_deal, gallery/already_dealt, gallery/kind_exhausted,
 gallery/bad_name, gallery/bad_entry, gallery/work_not_in_hand, gallery/no_sticker_left,
 gallery/fake_on_premium, gallery/fake_stranded, gallery/bad_outcome (no longer raised: the
@@ -67,6 +71,7 @@ from referee.kernel import Game, OptionSpec, T
 
 from .decisions import turn
 from .describe import describe
+from .questions import answer, predictions
 from .rules import decide, evolve, result, setup
 from .state import DEAL_DEALER, DEAL_REFEREE, NO_BID_DEALER, NO_BID_FIRST, SEATS, GalleryState
 from .views import run_sheet, view
@@ -93,6 +98,8 @@ GAME = Game(
     default_seats=SEATS,
     describe=describe,
     reveals=frozenset({"WorksRevealed", "AuctionWon", "SeatEliminated", "GallerySold"}),
+    predictions=predictions,
+    answer=answer,
 )
 
 __all__ = ["GAME", "GalleryState", "decide", "describe", "evolve", "result", "run_sheet", "setup", "turn", "view"]

@@ -82,6 +82,9 @@ def view(state: GalleryState, audience: Audience) -> dict[str, Any]:
         # its "round over" moment); every round's record is in the log, for the sheets.
         "newest_round": _record(state.history[-1], dealer) if state.history else None,
         "rounds_done": len(state.history),
+        # Every auction's winner and bid so far (public, Gallery rule 5), the current round's
+        # once won: a few numbers that outlive the newest round (the hall's predictions read them).
+        "auctions": _auctions(state),
         "eliminations": [{"seat": e.seat, "round": e.round, "rank": e.rank, "place": _place(state, e)}
                          for e in state.eliminations],
         "final": _final(state),
@@ -147,6 +150,13 @@ def _auction(state: GalleryState) -> dict[str, Any] | None:
     if state.step not in (AUCTION, CHAIN):
         return None
     return {"ties": state.ties, "winner": state.winner, "bid": state.bid, "no_bid": state.no_bid_used}
+
+
+def _auctions(state: GalleryState) -> list[dict[str, Any]]:
+    won = [(r.round, r.winner, r.bid) for r in state.history]
+    if state.step == CHAIN:
+        won.append((state.round, state.winner, state.bid))
+    return [{"round": r, "winner": w, "bid": b} for r, w, b in won]
 
 
 def _live_chain(state: GalleryState) -> list[dict[str, Any]]:

@@ -45,6 +45,11 @@ points), the running scores, the animal sums, ranks and bonuses, the totals, the
 the last, and the named opponent. ``HandDealt`` has public data (seat and round: everyone sees
 the cards handed out) and the hand as its secret part, for the seat only.
 
+Audience questions (questions.py, from the public view only): "어느 동물이 가장 높은 합계로
+끝날까요?" (the five animals; closes at the next round's scoring) and, once the final scoring is
+shown, "우승자 ...는 트리키 코인 상대로 누구를 지목할까요?" (the seats that may be named; closes when
+the name is given), besides the kernel's "who wins?".
+
 Table options:
 
 - ``deal`` (default ``referee``): ``referee`` draws the openings and the hands in an automatic
@@ -69,6 +74,7 @@ from referee.kernel import Game, OptionSpec, T
 
 from .decisions import turn
 from .describe import describe
+from .questions import answer, predictions
 from .rules import decide, evolve, result, setup
 from .state import DEAL_DEALER, DEAL_REFEREE, DEFAULT_RANKS, SEATS, SafariState, ranks_allowed
 from .views import view
@@ -96,6 +102,8 @@ GAME = Game(
     default_seats=SEATS,
     describe=describe,
     reveals=frozenset({"RoundScored", "SafariScored", "OpponentNamed"}),
+    predictions=predictions,
+    answer=answer,
 )
 
 __all__ = ["GAME", "SafariState", "decide", "evolve", "result", "setup", "turn", "view"]

@@ -1,0 +1,277 @@
+"""A table's story as its audiences saw it, from its log: the frames of a replay (issue 29).
+
+The frames are the views an audience (the projector's public one, or one seat's) was shown,
+in order, built again from the log alone:
+
+- the log as corrected: a voided action never shows, not even for the moment it stood live;
+  its void shows as the public "정정" notice where it was made (`Frame.correction`);
+- the reveal hold as it was: with the release history (the show's hold switched on or off,
+  and each release, at the table version it happened; ``Release``), a held reveal's frame
+  comes where the dealer released it, and in between the frames are what the projector showed
+  meanwhile (``Table.held``: only what needs nothing of the reveal);
+- one frame per action that changed the audience's view, and one more at each release that
+  did.
+
+So a replay never shows anything that was not public at that moment. Frames are pure data: the
+projector draws them with its own pictures, an export writes them to disk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from referee.kernel import Actor, Audience, Event
+
+from .runtime import VOIDED, Folded, Table, audience_view, fold, what
+
+
+class Release(NamedTuple):
+    """One change of what the projector may show of a table: at table version `at`, the hold
+    was `hold` and everything up to `released` was shown."""
+
+    at: int
+    released: int
+    hold: bool
+
+
+@dataclass(frozen=True)
+class Frame:
+    table: str
+    at: int  # the table version the frame shows the log up to
+    t: float  # when that happened (the log's clock)
+    view: dict[str, Any]  # the audience's view, as audience_view makes it
+    what: tuple[dict[str, str], ...] = ()  # the action (or the release) in the audience's words
+    reveal: bool = False  # the frame shows a reveal (a box opening, an auction's result ...)
+    correction: dict[str, str] | None = None  # a void's notice (public words), at the void
+    release: bool = False  # the frame is a held reveal, shown where the dealer released it
+    events: tuple[str, ...] = field(default=())  # the event types the frame adds
+
+    def to_json(self) -> dict[str, Any]:
+        return {"table": self.table, "at": self.at, "t": self.t, "view": self.view, "what": list(self.what),
+                "reveal": self.reveal, "correction": self.correction, "release": self.release,
+                "events": list(self.events)}
+
+
+def _state_at(releases: Sequence[Release], version: int, after: bool) -> Release:
+    """The hold in force when the log stood at `version`: before what staff did then (an
+    action's frame), or `after` it (a release's frame). No record: no hold."""
+    found = Release(0, 0, False)
+    for release in releases:
+        if release.at < version or (after and release.at == version):
+            found = release
+    return found
+
+
+def frames(table: Table, audience: Audience | None = None, releases: Sequence[Release] = (),
+           entries: list[dict[str, Any]] | None = None) -> list[Frame]:
+    """The table's frames for `audience` (the public by default). `releases`: the release
+    history (empty: the hold was never on). The hold applies to the public, and to a seat only
+    where the history says so (the show's players_wait: pass that seat's history, or none)."""
+    audience = audience or Audience.public()
+    game, header = table.game, table.header
+    entries = table.store.entries(table.id) if entries is None else entries
+    voided = {e["event"]["data"]["action"] for e in entries if e["event"]["type"] == VOIDED}
+    # The corrected log: the voided actions and the voids themselves out; each void remembered
+    # with what it undid (the public notice at its place).
+    kept: list[dict[str, Any]] = []
+    notices: dict[int, dict[str, Any]] = {}  # index in kept -> the notice shown after it
+    firsts: dict[int, dict[str, Any]] = {}
+    for entry in entries:
+        firsts.setdefault(entry["action"], entry)
+        if entry["event"]["type"] == VOIDED:
+            undone = firsts.get(entry["event"]["data"]["action"])
+            if undone is not None and not Event.from_json(undone["event"]).hidden_from(audience):
+                words = what(game, Event.from_json(undone["event"]).visible_to(audience), header["seats"])
+                notices[len(kept)] = {"what": words.to_json(), "t": entry["t"], "v": entry["v"]}
+            continue
+        if entry["action"] not in voided:
+            kept.append(entry)
+    out: list[Frame] = []
+    last: dict[str, Any] | None = None
+    shown = set()  # the reveal entries (their v) already on a frame
+
+    def emit(prefix: int, at: int, t: float, words: tuple[dict[str, str], ...], correction: dict | None = None,
+             release: bool = False, events: tuple[str, ...] = ()) -> None:
+        nonlocal last
+        state = _state_at(releases, at, release)
+        cut = None
+        if state.hold and game.reveals:
+            cut = next((i for i, e in enumerate(kept[:prefix]) if e["v"] > state.released
+                        and e["event"]["type"] in game.reveals), None)
+        folded = table.held(kept[:prefix], cut) if cut is not None else fold(game, header, kept[:prefix])
+        view = audience_view(game, header, folded, audience)
+        view["correction"] = None  # the replay's own notice comes at the void's place (Frame.correction)
+        comparable = {k: v for k, v in view.items() if k != "version"}
+        if comparable == last and correction is None:
+            return
+        last = comparable
+        newly = [e for e in kept[:prefix if cut is None else min(prefix, cut)]
+                 if e["event"]["type"] in game.reveals and e["v"] not in shown]
+        shown.update(e["v"] for e in newly)
+        out.append(Frame(table.id, at, t, view, words, bool(newly), correction, release and bool(newly), events))
+
+    # Action by action, in the corrected log.
+    i = 0
+    boundaries: list[int] = []
+    while i < len(kept):
+        j = i
+        while j < len(kept) and kept[j]["action"] == kept[i]["action"]:
+            j += 1
+        boundaries.append(j)
+        i = j
+    pending = sorted(releases, key=lambda r: r.at)
+    start = 0
+    for end in boundaries:
+        group = kept[start:end]
+        visible = [e for e in group if not Event.from_json(e["event"]).hidden_from(audience)]
+        words = tuple(what(game, Event.from_json(e["event"]).visible_to(audience), header["seats"]).to_json()
+                      for e in visible)
+        at = group[-1]["v"]
+        # Releases made before this action came in: their frames first.
+        while pending and pending[0].at < group[0]["v"]:
+            release = pending.pop(0)
+            emit(start, release.at, group[0]["t"], (), release=True)
+        emit(end, at, group[-1]["t"], words, events=tuple(e["event"]["type"] for e in visible))
+        if end in notices:
+            notice = notices[end]
+            emit(end, at, notice["t"], (), correction={"ko": notice["what"]["ko"], "en": notice["what"]["en"]})
+        start = end
+    for release in pending:
+        emit(len(kept), release.at, kept[-1]["t"] if kept else 0.0, (), release=True)
+    return out
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a seat's own story of a match (``story``)."""
+
+    kind: str  # "move" (the seat's own, or the dealer's for it), "told" (a secret given to the seat),
+    #            "reveal" (a public outcome) or "correction" (a void, where the seat saw what it undid)
+    round: int | None  # the game's round then (None: the game counts no rounds)
+    t: float
+    own: dict[str, str] | None = None  # in the seat's words, its secret parts included
+    public: dict[str, str] | None = None  # the public's words of the same; None: the public saw nothing
+    behalf: bool = False  # the dealer entered the move for the seat
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "round": self.round, "t": self.t, "own": self.own, "public": self.public,
+                "behalf": self.behalf}
+
+
+def story(table: Table, seat: int, entries: list[dict[str, Any]] | None = None) -> list[Line]:
+    """A seat's own story of a match (the phone's "내 경기 다시 보기" once the show is over): each
+    action of the seat (or the dealer's on its behalf) in the words the seat saw it, secret parts
+    included, beside the public's words of it; the secrets it was told (its hand, an appraisal's
+    answer, a transfer it took part in); the reveals between them, in public words. A voided
+    action never shows; its void is a correction in public words where the seat saw what it undid.
+
+    Every word comes from an entry as the seat may see it (Event.visible_to, as audience_log): an
+    entry hidden from the seat is skipped, so no other seat's secret can reach its story."""
+    audience, public = Audience.of_seat(seat), Audience.public()
+    game, header = table.game, table.header
+    names = header["seats"]
+    entries = table.store.entries(table.id) if entries is None else entries
+    voided = {e["event"]["data"]["action"] for e in entries if e["event"]["type"] == VOIDED}
+
+    def words(event: Event, who: Audience) -> dict[str, str] | None:
+        return None if event.hidden_from(who) else what(game, event.visible_to(who), names).to_json()
+
+    def round_of(folded: Folded) -> int | None:
+        counted = game.view(folded.state, audience).get("round") if folded.started else None
+        return counted if isinstance(counted, int) and not isinstance(counted, bool) else None
+
+    groups: list[list[dict[str, Any]]] = []
+    for entry in entries:
+        if groups and groups[-1][0]["action"] == entry["action"]:
+            groups[-1].append(entry)
+        else:
+            groups.append([entry])
+    out: list[Line] = []
+    firsts: dict[int, Event] = {}  # action -> its first event (what a void undid)
+    folded = fold(game, header, [])
+    now = None  # the round as the seat's view counts it
+    for group in groups:
+        first = group[0]
+        if first["event"]["type"] == VOIDED:
+            undone = [firsts[e["event"]["data"]["action"]] for e in group if e["event"]["data"]["action"] in firsts]
+            seen = [e for e in undone if not e.hidden_from(audience)]
+            if seen:  # one notice per void command, naming the first voided action the seat saw
+                out.append(Line("correction", now, first["t"], public=words(seen[0], public)))
+            continue
+        firsts[first["action"]] = Event.from_json(first["event"])
+        if first["action"] in voided:
+            continue
+        folded = fold(game, header, group, folded)  # the kept log holds no void: folded on as it goes
+        after = round_of(folded)
+        when = now if now else after  # an action that opens round 1 (the deal at the start) is of round 1
+        now = after
+        actor = Actor.parse(first["actor"])
+        ours = actor.seat == seat and actor.kind in ("seat", "dealer")
+        move: list[tuple[dict[str, str] | None, dict[str, str] | None]] = []
+        lines: list[Line] = []
+        for n, entry in enumerate(group):
+            event = Event.from_json(entry["event"])
+            if event.hidden_from(audience):
+                continue
+            told = bool(event.private) and seat in event.to
+            if ours and n == 0:
+                move.append((words(event, audience), words(event, public)))
+            elif event.type in game.reveals and not event.hidden_from(public):
+                lines.append(Line("reveal", when, entry["t"], public=words(event, public)))
+            elif ours and (told or event.data.get("seat") == seat):  # what its move brought it (coins drawn)
+                move.append((words(event, audience), words(event, public)))
+            elif told:
+                lines.append(Line("told", when, entry["t"], own=words(event, audience), public=words(event, public)))
+        if move:
+            out.append(Line("move", when, first["t"], own=_joined([m[0] for m in move]),
+                            public=_joined([m[1] for m in move]), behalf=actor.kind == "dealer"))
+        out.extend(lines)
+    return out
+
+
+def _joined(parts: list[dict[str, str] | None]) -> dict[str, str] | None:
+    shown = [p for p in parts if p is not None]
+    return {lang: " · ".join(p[lang] for p in shown) for lang in ("ko", "en")} if shown else None
+
+
+def merge(stories: Sequence[Sequence[Frame]]) -> list[Frame]:
+    """Several tables' frames as one evening, in the order they happened (a program and its
+    matches): by time, each table's own order kept."""
+    tagged = [(f.t, n, i, f) for n, story in enumerate(stories) for i, f in enumerate(story)]
+    return [f for _, _, _, f in sorted(tagged, key=lambda x: (x[0], x[1], x[2]))]
+
+
+# The program's own moments a recap keeps (referee/programs: a stage's result, a named opponent,
+# a tie broken for the candidate).
+PROGRAM_MOMENTS = frozenset({"ResultConfirmed", "OpponentNamed", "TieBroken"})
+
+
+def highlights(story: Sequence[Frame], games: dict[str, Any]) -> list[Frame]:
+    """The evening's moments for a recap: each match's own highlights (its game's
+    ``highlight``: a score for a frame's events, None for none; the best few of each match),
+    each match's result (its last frame), the program's stage results, named opponents and ties,
+    and the final standings (the program's last frame)."""
+    by_table: dict[str, list[int]] = {}
+    for i, frame in enumerate(story):
+        by_table.setdefault(frame.table, []).append(i)
+    keep: set[int] = set()
+    for indexes in by_table.values():
+        game = games[story[indexes[0]].view["game"]]
+        keep.add(indexes[-1])  # how it ended
+        if game.program:
+            keep.update(i for i in indexes if set(story[i].events) & PROGRAM_MOMENTS)
+            continue
+        if game.highlight is None:
+            continue
+        scored = [(game.highlight(story[i].view, story[i].events), i) for i in indexes]
+        best = sorted((s for s in scored if s[0] is not None), key=lambda s: -s[0])[:HIGHLIGHTS_PER_MATCH]
+        keep.update(i for _, i in best)
+    chosen = [story[i] for i in sorted(keep)]
+    # The final standings close the recap, after the last match's own closing frame.
+    final = [f for f in chosen if f.view["state"].get("program") and f.view.get("result") is not None]
+    return [f for f in chosen if f not in final] + final[-1:]
+
+
+HIGHLIGHTS_PER_MATCH = 3
