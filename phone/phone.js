@@ -516,9 +516,9 @@
       ]);
     }
     const tag = line.behalf ? both("딜러가 대신 입력", "Entered by the dealer")
-      : line.kind === "told" ? both("내 비밀 정보", "Your secret") : null;
+      : line.kind === "told" ? both("내 비밀 정보", "Your secret") : both("내 선택", "My choice");
     return el("li", { class: "story-line story-" + line.kind, "data-kind": line.kind }, [
-      el("div", { class: "story-own" }, [tag ? el("span", { class: "story-tag", text: tag }) : null,
+      el("div", { class: "story-own" }, [el("span", { class: "story-tag", text: tag }),
                                           el("span", { class: "story-words", text: line.own })]),
       line.public ? el("div", { class: "story-public" }, [el("span", { class: "story-words", text: line.public })])
         : el("div", { class: "story-public story-hidden", text: both("비공개", "not shown") }),
@@ -538,7 +538,8 @@
         el("div", { class: "story-title" }, [el("strong", { text: titleOf(story) }),
                                               el("small", { text: seatLabel(story.seat) })]),
       ]),
-      me ? el("p", { class: "story-outcome", text: outcome(story, me) }) : null,
+      me ? el("p", { class: "story-outcome", text: both("결과: " + inLang(outcome(story, me), "ko"),
+                                                        "Result: " + inLang(outcome(story, me), "en")) }) : null,
     ];
     let list = null;
     let round;
