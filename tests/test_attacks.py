@@ -28,6 +28,7 @@ from referee.server.service import player_room
 from referee.store import EmbeddedRedis
 
 from .live import PIN, Client, LiveServer, audience_version, free_port, views_at
+from .test_crowd_live import hall_phone
 
 NAMES = ["나래", "가람", "라온", "다솜", "바다", "마루", "아름", "사랑", "자두"]
 
@@ -358,10 +359,16 @@ def test_the_shipped_redis_config_needs_the_password_and_allows_only_the_referee
 def play_a_coin_round(live: LiveServer) -> None:
     show, links = new_show(live, ["가", "나"])
     table = live.ok("create_table", show=show, game="tricky_coin", players=["가", "나"])["table"]
-    projector = Client(live.url, "/public", {"show": show})
+    projector = Client(live.url, "/public", {"show": show}, events=("view", "crowd"))
     phones = [Client(live.url, "/seat", {"token": link["token"]}) for link in links]
+    hall = None
     try:
         live.ok("start", show=show, table=table)
+        # The hall plays along: a question, one audience phone's prediction, the board.
+        live.ok("set_current", show=show, table=table)
+        question = live.ok("ask_question", show=show, table=table, key="coin_round")["question"]
+        hall, _ = hall_phone(live, show)
+        assert hall.call("predict", {"question": question, "option": 1})["ok"]
         for i, phone in enumerate(phones):
             assert phone.call("submit", {"table": table, "move": {"type": "put_coin", "coin": 5 * (i + 1)},
                                          "sid": f"c{i}"})["ok"]
@@ -370,9 +377,12 @@ def play_a_coin_round(live: LiveServer) -> None:
                                          "sid": f"t{i}"})["ok"]
         opened = projector.wait_for(lambda e, p: e == "view" and p["table"] and p["table"]["state"]["opened"])
         assert opened["table"]["state"]["opened"][0]["boxes"] == [[5], [10]]
+        resolved = projector.wait_for(lambda e, p: e == "crowd" and p["questions"][-1]["state"] == "resolved")
+        assert resolved["questions"][-1]["counts"][1] == 1 and resolved["board"][0]["points"] == 1
+        assert hall.call("me")["me"]["rank"] == 1
         live.ok("reissue", show=show, player=0)
     finally:
-        for client in (projector, *phones):
+        for client in (projector, *phones, *([hall] if hall else [])):
             client.close()
 
 

@@ -336,10 +336,12 @@ def test_the_join_address_breaks_between_its_parts_never_inside_them(server, bro
     page.goto(f"{server.url}/display/{ev.show}")
     page.wait_for_selector(".join .join-qr")
     assert page.locator("[data-role='join-url']").inner_text() == f"{server.url}/join"
-    lines = page.evaluate("""() => Array.from(document.querySelectorAll('.join-url-part')).map(part => {
-        const range = document.createRange(); range.selectNodeContents(part);
-        return new Set(Array.from(range.getClientRects()).map(r => Math.round(r.top))).size; })""")
-    assert lines == [1, 1, 1], lines
+    lines = page.evaluate("""() => Object.fromEntries(['join-url', 'audience-url'].map(role =>
+        [role, Array.from(document.querySelectorAll(`[data-role='${role}'] .join-url-part`)).map(part => {
+            const range = document.createRange(); range.selectNodeContents(part);
+            return new Set(Array.from(range.getClientRects()).map(r => Math.round(r.top))).size; })]))""")
+    # The players' address and the audience's (its own, issue 28) alike.
+    assert lines == {"join-url": [1, 1, 1], "audience-url": [1, 1, 1]}, lines
     seen_whole(page, "room", ["[data-role='join-url']", ".join-url-part", ".join-qr", ".join-player"], "the join screen")
     shoot(page, f"join-screen-{size[0]}")
     page.close()
