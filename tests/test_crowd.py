@@ -165,6 +165,27 @@ def test_rate_limits_per_device_and_per_address(redis_server):
     assert crowd.questions("s")[-1]["counts"] == [3, 0]
 
 
+def test_a_prediction_is_one_trip_to_redis(redis_server):
+    """A burst of ten thousand phones queues for the audience's connections (docs/performance.md,
+    Goal 8): a prediction, rate limits included, is the one script call, no trip for a clock."""
+    sent: list[bytes] = []
+    kind = redis.ConnectionPool.from_url(redis_server.url).connection_class  # a unix socket's, a TCP one's
+
+    class Counting(kind):
+        def send_packed_command(self, command, check_health=True):
+            sent.append(b"".join(command) if isinstance(command, list) else command)
+            super().send_packed_command(command, check_health)
+
+    pool = redis.ConnectionPool.from_url(redis_server.url, connection_class=Counting, decode_responses=True)
+    crowd = Crowd(redis.Redis(connection_pool=pool), f"crowd-{uuid.uuid4().hex[:8]}:")
+    qid = crowd.ask_custom("s", "q", ["a", "b"])
+    crowd.predict("s", qid, "d" * 22, 0, "1.1.1.1")  # the first reads the question's fixed part once
+    sent.clear()
+    assert crowd.predict("s", qid, "e" * 22, 1, "1.1.1.2") == {"question": qid, "option": 1, "again": False}
+    assert len(sent) == 1 and b"EVALSHA" in sent[0].upper(), sent
+    assert crowd.questions("s")[-1]["counts"] == [1, 1]
+
+
 def test_typed_questions_are_checked(crowd):
     for text, options in (("", ["a", "b"]), ("q", ["a"]), ("q", [str(i) for i in range(10)]), ("q", ["a", "a"]),
                           ("q\u202e", ["a", "b"]), ("q", ["a", 3]), ("q" * 121, ["a", "b"])):

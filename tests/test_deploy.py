@@ -123,6 +123,13 @@ def test_through_nginx_websocket_and_polling_clients_see_each_other(proxied):
     stage, key = urlsplit(snapshot["projector"]), stage_key(snapshot)
     assert https.get(f"{url}{stage.path}?{stage.query}", timeout=10).status_code == 200  # the room's projector
     assert https.get(f"{url}/static/vendor/socket.io.min.js", timeout=10).status_code == 200
+    # The hall's audience page and its files (the versioned URLs it names) on the audience's process.
+    hall = https.get(f"{url}/a/{show}", timeout=10)
+    assert hall.status_code == 200
+    hall_files = re.findall(r'"(/phone-assets/audience\.[^"]+)"', hall.text)
+    assert len(hall_files) == 2, hall_files
+    assert all(https.get(f"{url}{path}", timeout=10).status_code == 200 for path in hall_files)
+    assert https.get(f"{url}/phone-assets/phone.js", timeout=10).status_code == 200
     # The card's link becomes a Secure cookie (the server knows it is behind HTTPS).
     entered = https.get(f"{url}/p/{links[1]['token']}", allow_redirects=False, timeout=10)
     assert entered.status_code == 302 and "Secure" in entered.headers["Set-Cookie"]
@@ -157,7 +164,9 @@ def test_through_nginx_websocket_and_polling_clients_see_each_other(proxied):
     players, audience = (f"127.0.0.1:{server.port}" for server in servers)
     assert served(access, "seat") == served(access, "stage") == {players} and served(access, "public") == {audience}
     assert served(access, "/api/") == served(access, "/p/") == served(access, "/healthz") == {players}
-    assert served(access, "/display/") == served(access, "/static/") == {audience}
+    assert served(access, "/display/") == served(access, "/static/") == served(access, "/a/") == {audience}
+    assert served(access, "/phone-assets/audience.") == {audience}
+    assert served(access, "/phone-assets/phone") == {players}  # a player's page's own files stay
 
     # The players' process stops (a crash, a restart): nginx sends phones to the audience's until it
     # is back, and a move still reaches the projector.

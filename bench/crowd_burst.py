@@ -1,0 +1,861 @@
+#!/usr/bin/env python3
+"""The hall's prediction burst at venue scale (issue 28): N audience phones each send one
+prediction within a few seconds, behind deploy/'s nginx, while the players go on moving.
+
+The processes of deploy/: one shared embedded ``redis-server`` (``referee.store.EmbeddedRedis``,
+fsync on every write), a players' process and ``--audience-processes`` audience processes
+(``referee serve``, ``REFEREE_PROXIED=1``, one ``REFEREE_SECRET_KEY``), and nginx configured by
+deploy/nginx/referee.conf itself: the file is read and only its upstream ports, its listener
+(plain HTTP on loopback: no certificate) and its log path are changed; the audience's upstream
+gets every audience process with ``hash $remote_addr consistent;``, as the file's header says
+for a larger audience. Nothing else of it is touched: the lanes, the per-address socket limit,
+the routes of the pages.
+
+Every client connects through nginx:
+
+* N audience devices (python-socketio ``AsyncClient``s in worker processes, this script re-run
+  with ``--worker``), each from its own loopback address (127.10.x.y: a venue LAN gives every
+  phone its own, and nginx's hash and per-address limits see them so), each with its own
+  session: it opens ``/a/<show>`` (its ``ref_aud`` device cookie; ``--made-ids`` makes valid ids
+  instead) and connects ``/crowd`` (``lane=public``, as the page does);
+* a Tricky Coin table's two phones on ``/seat`` (``lane=seat``) and the measuring projector on
+  ``/public`` (the room's, from the console's link: ``lane=stage``), both on the players'
+  process; they live in this process (the machinery of bench/submit_to_projector.py and
+  bench/reconnect_storm.py, imported).
+
+Then: ``--samples`` moves on the idle show (the crowd connected, no question), the phone's ack
+and the projector's view of each; a question opens (staff API); every device sends its
+prediction at a uniformly random moment of the ``--window`` (once its phone shows the question:
+a phone cannot vote on a question it has not got), ``--resend`` of them send it again at once (a
+double tap), ``--reconnect`` of them drop their socket, reconnect with the same cookie and send
+another option; meanwhile the phones keep moving at the same pace. Once every device has its
+answers the question is closed, and the script checks and prints: the acks (accepted, resends
+answered "again", refused by code), the stored counts (API, and the votes in Redis device by
+device) against the devices whose first answer was an accepted prediction, the projector's last
+``crowd`` event against the stored counts, the burst's duration and throughput, each process's
+CPU, the Redis commands per prediction, and the moves' latency idle and during the burst.
+
+A script, not a test. Every wait is bounded, only loopback is contacted, and everything it
+started (servers, Redis, nginx, workers) is stopped at the end, also on Ctrl-C or SIGTERM.
+
+    python bench/crowd_burst.py                                   # 10,000 devices, 5 s window
+    python bench/crowd_burst.py --devices 2000 --json /tmp/burst.json
+    python bench/crowd_burst.py --pin                             # players' side on a core of its own
+    python bench/crowd_burst.py --profile /tmp/prof               # py-spy every server during the burst
+
+See bench/README.md and docs/performance.md (Goal 8).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import os
+import random
+import re
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import reconnect_storm as storm  # noqa: E402
+import submit_to_projector as stp  # noqa: E402
+
+DEVICE_COOKIE = "ref_aud"  # referee.server.crowd.DEVICE_COOKIE (not imported: the workers stay light)
+CONNECT_TIMEOUT = 60.0  # one device's page and socket, waiting in the audience processes' line
+ANSWER_TIMEOUT = 30.0  # one prediction's ack
+QUESTION_TIMEOUT = 30.0  # a device waiting for its phone to show the question
+FIRST, RESEND, RECONNECT = "first", "resend", "reconnect"
+
+
+def address_of(index: int) -> str:
+    """Device `index`'s own loopback address: 127.10.0.1, ... (250 per third octet)."""
+    return f"127.10.{index // 250}.{index % 250 + 1}"
+
+
+def stats(values: list[float]) -> dict[str, float] | None:
+    if not values:
+        return None
+    return {"n": len(values), "p50": stp.percentile(values, 50), "p99": stp.percentile(values, 99),
+            "max": max(values)}
+
+
+def fmt(s: dict[str, float] | None, unit: str = "ms") -> str:
+    if not s:
+        return "-"
+    return f"p50 {s['p50']:.1f} / p99 {s['p99']:.1f} / max {s['max']:.1f} {unit} (n={s['n']})"
+
+
+# -- nginx as deploy/ ships it --------------------------------------------------------------------
+
+
+class DeployNginx:
+    """deploy/nginx/referee.conf in front of the processes: the shipped file with its upstream
+    ports, its listener (plain HTTP on 127.0.0.1, no certificate) and its access log changed,
+    the audience upstream holding every audience process with ``hash $remote_addr consistent;``
+    (the file's header: no backup line with hash). Wrapped as tests/test_deploy.py does, plus
+    four workers with ``reuseport`` (a proxied socket takes two descriptors; one worker holds
+    fewer than 20,000 here)."""
+
+    def __init__(self, work: Path) -> None:
+        self.dir = work / "nginx"
+        self.port = stp.free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def site(self, players: Any, audience: list[Any]) -> str:
+        site = (stp.ROOT / "deploy" / "nginx" / "referee.conf").read_text()
+
+        def swap(pattern: str, new: str) -> None:
+            nonlocal site
+            site, n = re.subn(pattern, lambda _m: new, site, flags=re.S)
+            if n != 1:
+                raise RuntimeError(f"deploy/nginx/referee.conf changed: {pattern!r} matched {n} times")
+
+        backup = audience[0].port
+        swap(r"upstream referee_players \{.*?\}",
+             f"upstream referee_players {{\n    server 127.0.0.1:{players.port};\n"
+             f"    server 127.0.0.1:{backup} backup;\n}}")
+        swap(r"upstream referee_audience \{.*?\}",
+             "upstream referee_audience {\n    hash $remote_addr consistent;\n"
+             + "".join(f"    server 127.0.0.1:{s.port};\n" for s in audience) + "}")
+        swap(r"server \{\s*listen 80;.*?\n\}\n", "")  # the plain-HTTP redirect: the bench speaks plain HTTP
+        swap(r"listen 443 ssl;", f"listen 127.0.0.1:{self.port} reuseport;")
+        site, n = re.subn(r"\n[ \t]*ssl_[a-z_]+ [^\n]*;", "", site)
+        if n != 3:  # ssl_certificate, ssl_certificate_key, ssl_protocols
+            raise RuntimeError(f"deploy/nginx/referee.conf changed: {n} ssl_ lines")
+        return site.replace("/var/log/nginx/referee-access.log", str(self.dir / "access.log"))
+
+    def start(self, players: Any, audience: list[Any]) -> None:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        (self.dir / "site.conf").write_text(self.site(players, audience))
+        temps = "\n".join(f"    {kind}_temp_path {self.dir}/{kind};"
+                          for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        (self.dir / "nginx.conf").write_text(f"""
+daemon off;
+worker_processes 4;
+pid {self.dir}/nginx.pid;
+error_log {self.dir}/error.log warn;
+events {{ worker_connections 16000; }}
+http {{
+    access_log off;
+{temps}
+    include {self.dir}/site.conf;
+}}
+""")
+        nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+        check = subprocess.run([nginx, "-t", "-p", str(self.dir), "-c", str(self.dir / "nginx.conf")],
+                               capture_output=True, text=True)
+        if check.returncode != 0:
+            raise RuntimeError(check.stderr)
+        with open(self.dir / "stderr.log", "ab") as err:
+            self.proc = subprocess.Popen([nginx, "-p", str(self.dir), "-c", str(self.dir / "nginx.conf")], stderr=err)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError((self.dir / "stderr.log").read_text())
+            with contextlib.suppress(OSError):
+                import urllib.request
+
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as resp:
+                    if resp.status == 200:
+                        return
+            time.sleep(0.1)
+        raise RuntimeError("nginx did not answer")
+
+    def pids(self) -> list[int]:
+        """nginx's master and its workers."""
+        if self.proc is None:
+            return []
+        out = [self.proc.pid]
+        with contextlib.suppress(OSError):
+            for task in Path(f"/proc/{self.proc.pid}/task").iterdir():
+                out += [int(p) for p in (task / "children").read_text().split()]
+        return out
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+# -- the audience devices: a worker process ---------------------------------------------------------
+
+
+class Device:
+    """One audience phone: its own address and session (its cookie jar holds its device
+    cookie), its /crowd socket, and when its phone first showed each open question."""
+
+    def __init__(self, index: int, url: str, show: str, made: bool) -> None:
+        self.index = index
+        self.url = url
+        self.show = show
+        self.made = made
+        self.device = ""
+        self.session: Any = None
+        self.sio: Any = None
+        self.opened: dict[str, float] = {}  # question id -> when this phone first had it open
+        self.changed = asyncio.Event()
+
+    def on_crowd(self, payload: Any = None) -> None:
+        if not isinstance(payload, dict):
+            return
+        t = time.monotonic()
+        for q in payload.get("questions") or ():
+            if q.get("state") == "open" and q.get("id") not in self.opened:
+                self.opened[q["id"]] = t
+                self.changed.set()
+
+    async def open_page(self) -> None:
+        import aiohttp
+
+        self.session = aiohttp.ClientSession(
+            connector=aiohttp.TCPConnector(limit=0, local_addr=(address_of(self.index), 0)),
+            cookie_jar=aiohttp.CookieJar(unsafe=True))  # unsafe: a cookie of a numeric host (127.0.0.1)
+        if self.made:  # a valid id (crowd.is_device), as the page would have set it
+            self.device = secrets.token_urlsafe(16)
+            self.session.cookie_jar.update_cookies({DEVICE_COOKIE: self.device})
+            return
+        async with self.session.get(f"{self.url}/a/{self.show}") as resp:
+            await resp.read()
+            if resp.status != 200 or DEVICE_COOKIE not in resp.cookies:
+                raise RuntimeError(f"audience page: HTTP {resp.status}, cookie {DEVICE_COOKIE in resp.cookies}")
+            self.device = resp.cookies[DEVICE_COOKIE].value
+
+    async def connect(self) -> None:
+        import socketio
+
+        # Plain stdlib json: engineio's default decoder calls a Python hook for every integer.
+        self.sio = socketio.AsyncClient(reconnection=False, handle_sigint=False, http_session=self.session, json=json)
+        self.sio.on("crowd", self.on_crowd, namespace="/crowd")
+        await asyncio.wait_for(self.sio.connect(self.url + "?lane=public", namespaces=["/crowd"],
+                                                auth={"show": self.show}, transports=["websocket"],
+                                                wait_timeout=CONNECT_TIMEOUT), CONNECT_TIMEOUT + 5)
+
+    async def disconnect(self) -> None:
+        if self.sio is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.sio.disconnect(), 5)
+
+    async def close(self) -> None:
+        await self.disconnect()
+        if self.session is not None:
+            with contextlib.suppress(Exception):
+                await self.session.close()
+
+    async def question(self, qid: str, timeout: float) -> float | None:
+        """When this phone first showed question `qid` open (waiting for it, bounded)."""
+        deadline = time.monotonic() + timeout
+        while qid not in self.opened:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            self.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), left)
+        return self.opened[qid]
+
+    async def predict(self, qid: str, option: int, kind: str) -> list[Any]:
+        """One prediction: [device index, kind, option sent, t0, t_ack, status, code, option
+        stored, again] (times monotonic; status ok, refused or timeout)."""
+        t0 = time.monotonic()
+        try:
+            ack = await self.sio.call("predict", {"question": qid, "option": option}, namespace="/crowd",
+                                      timeout=ANSWER_TIMEOUT)
+        except Exception as err:  # noqa: BLE001 - a lost or late ack is a result
+            return [self.index, kind, option, t0, time.monotonic(), "timeout", type(err).__name__, None, None]
+        t1 = time.monotonic()
+        if isinstance(ack, dict) and ack.get("ok"):
+            p = ack["prediction"]
+            return [self.index, kind, option, t0, t1, "ok", "", p["option"], bool(p["again"])]
+        code = ack.get("error", {}).get("code", "?") if isinstance(ack, dict) else repr(ack)[:40]
+        return [self.index, kind, option, t0, t1, "refused", code, None, None]
+
+
+async def burst(devices: list[Device], cmd: dict[str, Any], first: int) -> dict[str, Any]:
+    """Each connected device sends its prediction at its moment of the window (once its phone
+    shows the question); some send it again at once, some reconnect and send another option."""
+    qid, n = cmd["question"], cmd["options"]
+    rnd = random.Random(f"{cmd['seed']}-{first}")
+    records: list[list[Any]] = []
+    held = 0
+
+    async def one(d: Device, at: float, option: int, extra: str | None) -> None:
+        nonlocal held
+        await asyncio.sleep(max(0.0, at - time.monotonic()))
+        shown = await d.question(qid, QUESTION_TIMEOUT)
+        if shown is None:
+            records.append([d.index, FIRST, option, at, time.monotonic(), "timeout", "no_question", None, None])
+            return
+        if shown > at:
+            held += 1
+        records.append(await d.predict(qid, option, FIRST))
+        if extra == RESEND:  # a double tap
+            records.append(await d.predict(qid, option, RESEND))
+        elif extra == RECONNECT:  # the socket drops; the page connects again and votes otherwise
+            await d.disconnect()
+            try:
+                await d.connect()
+            except Exception as err:  # noqa: BLE001 - a result
+                t = time.monotonic()
+                records.append([d.index, RECONNECT, option, t, t, "timeout", f"reconnect {type(err).__name__}",
+                                None, None])
+                return
+            records.append(await d.predict(qid, (option + 1) % n, RECONNECT))
+
+    plans = []
+    for d in devices:
+        at = cmd["start"] + rnd.uniform(0, cmd["window"])
+        option = rnd.randrange(n)
+        roll = rnd.random()
+        extra = RESEND if roll < cmd["resend"] else RECONNECT if roll < cmd["resend"] + cmd["reconnect"] else None
+        if d.sio is not None and d.sio.connected:
+            plans.append(one(d, at, option, extra))
+    await asyncio.gather(*plans)
+    return {"records": records, "held": held, "shown": [d.opened.get(qid) for d in devices if d.sio is not None],
+            "devices": {d.index: d.device for d in devices if d.device}}
+
+
+async def worker_main(args: argparse.Namespace) -> int:
+    """Import, answer {"ready"}, wait for {"cmd": "go"}, open the page and connect every device
+    (`--connect-concurrency` in flight), answer {"connected", "failed", "errors", "page_ms",
+    "connect_ms" (each device's page, then its socket), "go", "connected_at"}, then answer JSON-line commands:
+
+    {"cmd": "burst", "question", "start", "window", "options", "resend", "reconnect", "seed"} ->
+        {"records": [...Device.predict's], "shown": [when each device showed the question],
+         "held": sends that waited for their phone to show the question, "devices": {index: id}}
+    {"cmd": "quit"} -> everyone disconnects, {"bye"}
+    """
+    stp.raise_nofile()
+    import aiohttp  # noqa: F401 - imported before the go, like the socket client
+    import socketio  # noqa: F401
+
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=1 << 24)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    stp.reply({"ready": True})
+    line = await reader.readline()
+    if not line or json.loads(line).get("cmd") != "go":
+        return 0
+    t_go = time.monotonic()
+    devices = [Device(args.first + i, args.url, args.show, args.made_ids) for i in range(args.count)]
+    connect_ms: list[float] = []
+    page_ms: list[float] = []
+    connected_at = [t_go]
+    gate = asyncio.Semaphore(args.connect_concurrency)
+
+    async def join(d: Device) -> str | None:
+        async with gate:
+            t0 = time.monotonic()
+            try:
+                await asyncio.wait_for(d.open_page(), CONNECT_TIMEOUT)
+            except Exception as err:  # noqa: BLE001 - reported to the orchestrator
+                return f"page {type(err).__name__}: {err}"
+            t_page = time.monotonic()
+            page_ms.append(round((t_page - t0) * 1000, 3))
+            try:
+                await d.connect()
+            except Exception as err:  # noqa: BLE001
+                return f"socket {type(err).__name__}: {err}"
+            t1 = time.monotonic()
+            connect_ms.append(round((t1 - t_page) * 1000, 3))
+            connected_at[0] = max(connected_at[0], t1)
+            return None
+
+    errors = [e for e in await asyncio.gather(*(join(d) for d in devices)) if e]
+    stp.reply({"connected": sum(1 for d in devices if d.sio is not None and d.sio.connected), "failed": len(errors),
+               "errors": errors[:5], "page_ms": page_ms, "connect_ms": connect_ms, "go": t_go, "connected_at": connected_at[0]})
+
+    while True:
+        line = await reader.readline()
+        if not line:
+            break
+        cmd = json.loads(line)
+        if cmd["cmd"] == "burst":
+            stp.reply(await burst(devices, cmd, args.first))
+        elif cmd["cmd"] == "quit":
+            break
+    await asyncio.gather(*(d.close() for d in devices))
+    stp.reply({"bye": True})
+    return 0
+
+
+class Worker(stp.Worker):
+    """The orchestrator's handle on a worker of audience devices (read, ask, stop are
+    submit_to_projector's)."""
+
+    @classmethod
+    async def launch(cls, url: str, show: str, first: int, count: int, concurrency: int, made: bool,
+                     log: Path) -> Worker:
+        with open(log, "ab") as err:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, str(Path(__file__).resolve()), "--worker", "--url", url, "--show", show,
+                "--first", str(first), "--count", str(count), "--connect-concurrency", str(concurrency),
+                *(["--made-ids"] if made else []),
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=err, limit=1 << 26)
+        return cls(proc, count)
+
+
+# -- the orchestrator ------------------------------------------------------------------------------
+
+
+def established(ports: list[int]) -> dict[int, int]:
+    """Established TCP connections accepted on each of `ports` on 127.0.0.1 (/proc/net/tcp): a
+    server's sockets, nginx's side of them."""
+    wanted = {f"0100007F:{port:04X}": port for port in ports}
+    counts = dict.fromkeys(ports, 0)
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[3] == "01" and fields[1] in wanted:  # 01: ESTABLISHED
+            counts[wanted[fields[1]]] += 1
+    return counts
+
+
+def pin_process(pid: int, cores: list[int]) -> None:
+    """Every thread of `pid` on `cores` (a thread keeps the affinity it was created with)."""
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(int(task.name), cores)
+
+
+class Meter:
+    """CPU seconds of each part of the run, and Redis's command counts, between two marks."""
+
+    def __init__(self, servers: list[stp.Server], redis_pid: int, nginx: DeployNginx, workers: list[Worker]) -> None:
+        self.servers, self.redis_pid, self.nginx, self.workers = servers, redis_pid, nginx, workers
+
+    def mine(self) -> set[int]:
+        return {os.getpid(), self.redis_pid, *(s.pid for s in self.servers), *self.nginx.pids(),
+                *(w.proc.pid for w in self.workers)}
+
+    @staticmethod
+    def everyone() -> dict[int, tuple[str, float]]:
+        """Every process's name and CPU seconds (user + system, its threads included)."""
+        out = {}
+        ticks = os.sysconf("SC_CLK_TCK")
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                with contextlib.suppress(OSError, IndexError, ValueError):
+                    head, _, rest = (entry / "stat").read_text().rpartition(")")
+                    fields = rest.split()
+                    out[int(entry.name)] = (head.partition("(")[2], (int(fields[11]) + int(fields[12])) / ticks)
+        return out
+
+    def others(self, a: dict[str, Any], b: dict[str, Any], top: int = 4) -> list[tuple[str, float]]:
+        """The processes not of this run that used the most CPU between two marks, by name."""
+        mine, spent = self.mine(), {}
+        for pid, (name, cpu) in b["everyone"].items():
+            if pid not in mine:
+                spent[name] = spent.get(name, 0.0) + cpu - a["everyone"].get(pid, (name, 0.0))[1]
+        return sorted(((k, round(v, 2)) for k, v in spent.items() if v > 0.05), key=lambda kv: -kv[1])[:top]
+
+    def mark(self) -> dict[str, Any]:
+        busy, irq = stp.machine_busy_seconds()
+        return {"t": time.monotonic(), "everyone": self.everyone(), **{s.name: stp.cpu_seconds(s.pid) for s in self.servers},
+                "redis": stp.cpu_seconds(self.redis_pid), "nginx": sum(stp.cpu_seconds(p) for p in self.nginx.pids()),
+                "clients": sum(stp.cpu_seconds(w.proc.pid) for w in self.workers), "bench": time.process_time(),
+                "busy": busy, "irq": irq, "calls": self.servers[0].redis_calls()}
+
+    @staticmethod
+    def delta(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+        d = {k: round(b[k] - a[k], 3) for k in a if k not in ("calls", "everyone")}
+        d["calls"] = {k: n - a["calls"].get(k, 0) for k, n in b["calls"].items() if n - a["calls"].get(k, 0)}
+        return d
+
+
+def check(records: list[list[Any]], devices: dict[int, str], stored: list[int], votes: dict[str, str],
+          options: int) -> dict[str, Any]:
+    """The acks against what was stored: each device's first accepted prediction counts, once;
+    every other ack of it says "again" with that option."""
+    by_device: dict[int, list[list[Any]]] = {}
+    for r in sorted(records, key=lambda r: r[4]):  # by the ack's time
+        by_device.setdefault(r[0], []).append(r)
+    counted: dict[int, int] = {}
+    problems: list[str] = []
+    refused: dict[str, int] = {}
+    lost = twice = 0
+    outcome = {FIRST: {"ok": 0, "again": 0}, RESEND: {"ok": 0, "again": 0}, RECONNECT: {"ok": 0, "again": 0}}
+    for index, rs in by_device.items():
+        for r in rs:
+            _, kind, _sent, _t0, _t1, status, code, option, again = r
+            if status != "ok":
+                refused[f"{status}:{code}"] = refused.get(f"{status}:{code}", 0) + 1
+                continue
+            outcome[kind]["again" if again else "ok"] += 1
+            if not again:
+                if index in counted:
+                    twice += 1
+                    problems.append(f"device {index} accepted twice ({counted[index]}, then {option})")
+                counted[index] = option
+            elif index not in counted:  # its first send was counted but its ack lost (a timeout)
+                counted[index] = option
+                lost += 1
+            elif counted[index] != option:
+                problems.append(f"device {index}: 'again' with option {option}, counted {counted[index]}")
+    # A send whose ack never came (a timeout) may still have been counted: the vote stored is then
+    # the option it sent, and it counts once like any other.
+    for index, rs in by_device.items():
+        stored_vote = votes.get(devices.get(index, ""))
+        if index not in counted and any(r[5] == "timeout" and str(r[2]) == stored_vote for r in rs):
+            counted[index] = int(stored_vote)
+            lost += 1
+    expected = [0] * options
+    for option in counted.values():
+        expected[option] += 1
+    # Device by device in Redis: the vote stored is the option its accepted ack said.
+    stored_by_index = {i: votes.get(devices.get(i, "")) for i in counted}
+    wrong = [i for i, option in counted.items() if stored_by_index[i] != str(option)]
+    unknown = len(votes) - len(counted)  # stored votes no ack ever reported
+    problems += [f"device {i}: stored {stored_by_index[i]}, acked {counted[i]}" for i in wrong[:5]]
+    return {"accepted": len(counted), "expected_counts": expected, "stored_counts": stored, "stored_votes": len(votes),
+            "votes_without_ack": unknown, "counted_by_a_lost_ack": lost, "twice": twice, "outcome": outcome,
+            "refused": refused, "problems": problems,
+            "counts_match": expected == stored and sum(stored) == len(votes) and not wrong}
+
+
+async def run(args: argparse.Namespace) -> int:
+    from referee.store import EmbeddedRedis
+
+    limit = stp.raise_nofile()
+    if limit < args.devices + 500:
+        print(f"warning: open-file limit is {limit}; {args.devices} devices may not fit", file=sys.stderr)
+    work = Path(tempfile.mkdtemp(prefix="referee-crowd-")).resolve()
+    info = stp.machine()
+    print(f"machine: {info['cpus']} CPUs, {info['memory']}, Python {info['python']}, {info['os']}")
+    print(f"packages: {info['packages']}; server code: commit {info['commit']}, async mode {info['async_mode']}")
+    print(f"{args.devices} audience devices over {args.audience_processes} audience process(es) + the players'; "
+          f"window {args.window} s, resend {args.resend:.0%}, reconnect {args.reconnect:.0%}; moves every "
+          f"{args.pace} s at least; work dir {work}", flush=True)
+    loop = asyncio.get_running_loop()
+    me = asyncio.current_task()
+    for sig in (signal.SIGTERM, signal.SIGINT):  # stop cleanly: the finally block stops everything
+        loop.add_signal_handler(sig, me.cancel)
+    cores = sorted(os.sched_getaffinity(0))
+    if args.pin and len(cores) < 2:
+        raise SystemExit("--pin needs two cores or more")
+    shared = None
+    nginx = DeployNginx(work)
+    servers: list[stp.Server] = []
+    workers: list[Worker] = []
+    recorders: list[stp.Recorder] = []
+    profilers: list[subprocess.Popen[bytes]] = []
+    out: dict[str, Any] = {"machine": info, "args": vars(args)}
+    ok = False
+    try:
+        if args.quiet_wait > 0:
+            share = await stp.wait_for_quiet(args.quiet_wait)
+            print(f"machine busy before start: {share * 100:.0f}% of one core (load average {os.getloadavg()[0]:.2f})",
+                  flush=True)
+        shared = await asyncio.to_thread(EmbeddedRedis(work / "shared").start)
+        env = {"REFEREE_SECRET_KEY": secrets.token_hex(32), "REFEREE_PROXIED": "1"}
+        for name in ["players", *(f"audience{k + 1}" for k in range(args.audience_processes))]:
+            (work / name).mkdir()
+            servers.append(stp.Server(work / name, gc_log=args.gc_log, shared=shared, env=env, name=name))
+        for s in servers:
+            await asyncio.to_thread(s.start)
+        players, audience = servers[0], servers[1:]
+        await asyncio.to_thread(nginx.start, players, audience)
+        redis_pid = shared.process.pid
+        if args.pin:  # the players' side (its process, Redis, this script) on the first core; the hall elsewhere
+            for pid in (players.pid, redis_pid, os.getpid()):
+                pin_process(pid, cores[:1])
+            for s in audience:
+                pin_process(s.pid, cores[1:])
+        print(f"pids: {', '.join(f'{s.name} {s.pid}' for s in servers)}, redis {redis_pid}, nginx {nginx.proc.pid}; "
+              f"nginx (deploy/nginx/referee.conf) on {nginx.url}", flush=True)
+
+        show = "crowd" + uuid.uuid4().hex[:8]
+        await asyncio.to_thread(players.api, "create_show", show=show, name="Crowd burst")
+        for name in stp.PLAYERS:
+            await asyncio.to_thread(players.api, "add_player", show=show, name=name)
+        match = stp.Match(players, show, random.Random(args.seed))
+        table, version = await match.new_table()
+        snapshot = await asyncio.to_thread(players.snapshot, show)
+        # The hall: --workers processes, each its share of the devices, all from one go.
+        nworkers = args.workers or max(1, math.ceil(args.devices / 500))
+        first = 0
+        for j in range(nworkers):
+            count = args.devices // nworkers + (1 if j < args.devices % nworkers else 0)
+            workers.append(await Worker.launch(nginx.url, show, first, count, args.connect_concurrency, args.made_ids,
+                                               work / f"worker-{j}.log"))
+            first += count
+        for w in workers:
+            await w.read(120)
+            if args.pin:
+                pin_process(w.proc.pid, cores[1:])
+        for w in workers:
+            await w.send({"cmd": "go"})
+        hello = [await w.read(CONNECT_TIMEOUT * max(1, w.count // 25) + 120) for w in workers]
+        connected = sum(h["connected"] for h in hello)
+        cms = [ms for h in hello for ms in h["connect_ms"]]
+        pms = [ms for h in hello for ms in h["page_ms"]]
+        connect_s = max(h["connected_at"] for h in hello) - min(h["go"] for h in hello)
+        spread = established([s.port for s in servers])
+        print(f"hall: {connected}/{args.devices} devices connected ({nworkers} workers, {args.connect_concurrency} in "
+              f"flight each, {sum(h['failed'] for h in hello)} failed"
+              f"{', e.g. ' + next(e for h in hello for e in h['errors']) if any(h['errors'] for h in hello) else ''})"
+              f" in {connect_s:.1f} s ({len(cms) - connected} of them dropped again since); per device the page ("
+              f"as deploy/ routes /a/) {fmt(stats(pms))}, then the socket {fmt(stats(cms))}; "
+              f"connections per process: "
+              + ", ".join(f"{s.name} {spread[s.port]}" for s in servers), flush=True)
+        out["connect"] = {"connected": connected, "failed": sum(h["failed"] for h in hello), "wall_s": connect_s,
+                          "page_ms": stats(pms), "socket_ms": stats(cms), "per_process": {s.name: spread[s.port] for s in servers}}
+
+        # The room: its projector and the two phones, connected once the hall is in (the burst is
+        # measured here, not the hall's arrival).
+        stage = parse_qs(urlsplit(snapshot["projector"]).query)["stage"][0]
+        projector = await stp.Recorder("/public").connect(nginx.url + "?lane=stage", {"show": show, "stage": stage})
+        crowd_events: list[tuple[float, dict[str, Any]]] = []
+        projector.sio.on("crowd", lambda p=None: crowd_events.append((time.monotonic(), p)), namespace="/public")
+        phones = [await stp.Recorder("/seat").connect(nginx.url + "?lane=seat", {"token": link["token"]})
+                  for link in snapshot["links"]]
+        recorders += [projector, *phones]
+        for phone in (projector, *phones):
+            if await phone.wait_for(table, version) is None:
+                raise RuntimeError("the projector or a phone did not get the started table")
+
+        meter = Meter(servers, redis_pid, nginx, workers)
+        pace = storm.Pace(args.pace)
+        for _ in range(args.warmup):
+            await storm.submit(match, phones, projector, pace)
+        m0 = meter.mark()
+        idle = [await storm.submit(match, phones, projector, pace) for _ in range(args.samples)]
+        m0b = meter.mark()
+        idle_cpu = meter.delta(m0, m0b)
+        idle_cpu["others"] = meter.others(m0, m0b)
+
+        # The question, then the burst; the phones keep moving until every device has its answers.
+        options = [f"보기 {i + 1}" for i in range(args.options)]
+        m1 = meter.mark()
+        if args.profile:
+            for s in servers:
+                if (prof := stp.start_profiler(s.pid, Path(args.profile), s.name)) is not None:
+                    profilers.append(prof)
+        t_ask = time.monotonic()
+        qid = (await asyncio.to_thread(players.api, "ask_question", show=show, text="다음 라운드에서 누가 이길까?",
+                                       options=options))["question"]
+        t_open = time.monotonic()
+        for w in workers:
+            await w.send({"cmd": "burst", "question": qid, "start": t_open, "window": args.window,
+                          "options": args.options, "resend": args.resend, "reconnect": args.reconnect,
+                          "seed": args.seed})
+        replies = [asyncio.ensure_future(w.read(args.window + QUESTION_TIMEOUT + 3 * ANSWER_TIMEOUT + 120))
+                   for w in workers]
+        during: list[tuple[float, float]] = []
+        while not all(r.done() for r in replies):
+            during.append(await storm.submit(match, phones, projector, pace))
+        t_done = time.monotonic()
+        for prof in profilers:
+            stop_profiler(prof)
+        profilers.clear()
+        m2 = meter.mark()
+        burst_cpu = meter.delta(m1, m2)
+        burst_cpu["others"] = meter.others(m1, m2)
+        answers = [r.result() for r in replies]
+        records = [r for a in answers for r in a["records"]]
+        devices = {int(k): v for a in answers for k, v in a["devices"].items()}
+        shown = [t - t_open for a in answers for t in a["shown"] if t is not None]
+
+        # After the burst: the ticker's last split on the projector, then close, then compare.
+        await asyncio.sleep(2 * 0.5 + 0.5)
+        live = await asyncio.to_thread(players.snapshot, show)
+        live_counts = next(q for q in live["crowd"]["questions"] if q["id"] == qid)["counts"]
+        last_live = next((p for _t, p in reversed(crowd_events) if p and p.get("questions")), None)
+        projector_live = next((q["counts"] for q in (last_live or {}).get("questions", []) if q["id"] == qid), None)
+        n_events = sum(1 for t, _p in crowd_events if t_open <= t <= t_done)
+        await asyncio.to_thread(players.api, "close_question", show=show, question=qid)
+        closed_event = None
+        deadline = time.monotonic() + 15
+        while closed_event is None and time.monotonic() < deadline:
+            closed_event = next((q for _t, p in reversed(crowd_events) for q in (p or {}).get("questions", [])
+                                 if q["id"] == qid and q["state"] == "closed"), None)
+            await asyncio.sleep(0.05)
+        final = await asyncio.to_thread(players.snapshot, show)
+        stored = next(q for q in final["crowd"]["questions"] if q["id"] == qid)["counts"]
+        import redis
+
+        r = redis.Redis.from_url(shared.url, decode_responses=True)
+        votes = r.hgetall(f"ref:crowd:{show}:v:{qid}")
+        r.close()
+        verdict = check(records, devices, stored, votes, args.options)
+
+        # The figures.
+        firsts = [x for x in records if x[1] == FIRST]
+        accepted_acks = sorted(x[4] for x in records if x[5] == "ok" and not x[8])
+        sends = sorted(x[3] for x in records)
+        answer_ms = [(x[4] - x[3]) * 1000 for x in records if x[5] == "ok"]
+        burst_s = (max(x[4] for x in records) - t_open) if records else math.nan
+        # The projector's staleness: each crowd event's total against when that many had been acked.
+        lag = []
+        for t, p in crowd_events:
+            q = next((q for q in (p or {}).get("questions", []) if q["id"] == qid), None)
+            if q and q["state"] == "open" and 0 < q["total"] <= len(accepted_acks) and t <= t_done:
+                lag.append(max(0.0, t - accepted_acks[q["total"] - 1]) * 1000)
+        calls = burst_cpu["calls"]
+        npred = len(records)
+        ack_idle, view_idle = [a for a, _ in idle], [v for _, v in idle]
+        ack_burst, view_burst = [a for a, _ in during], [v for _, v in during]
+
+        def ratio(a: list[float], b: list[float], q: float) -> float:
+            return stp.percentile(b, q) / stp.percentile(a, q) if a and b else math.nan
+
+        print()
+        print(f"question {qid} opened in {(t_open - t_ask) * 1000:.0f} ms (staff API); shown on the devices' phones "
+              f"{fmt(stats([s * 1000 for s in shown]))} after (all {len(shown)} of {connected} at "
+              f"{max(shown, default=math.nan):.2f} s); {sum(a['held'] for a in answers)} sends waited for that")
+        print(f"burst: {len(firsts)} devices sent, {npred} predictions in all (resends {args.resend:.0%}, reconnects "
+              f"{args.reconnect:.0%}); first send {sends[0] - t_open if sends else math.nan:.2f} s after the opening, "
+              f"last send {sends[-1] - t_open if sends else math.nan:.2f} s, last accepted ack "
+              f"{accepted_acks[-1] - t_open if accepted_acks else math.nan:.2f} s, last ack of all {burst_s:.2f} s; "
+              f"{len(accepted_acks)} accepted, "
+              f"{len(accepted_acks) / (accepted_acks[-1] - sends[0]) if len(accepted_acks) > 1 else math.nan:.0f} "
+              f"accepted a second (first send to last accepted ack), {npred / burst_s:.0f} predictions a second")
+        print(f"  each prediction, send to ack: {fmt(stats(answer_ms))}")
+        o = verdict["outcome"]
+        print(f"  acks: first sends ok {o[FIRST]['ok']} (again {o[FIRST]['again']}); resends again {o[RESEND]['again']} "
+              f"(ok {o[RESEND]['ok']}); after a reconnect again {o[RECONNECT]['again']} (ok {o[RECONNECT]['ok']}; an ok "
+              f"there: the device's first send was not accepted); devices accepted twice {verdict['twice']}; "
+              f"refused or lost: {verdict['refused'] or 'none'}")
+        print(f"  counts: accepted per option {verdict['expected_counts']}; stored (API) {stored}; votes in Redis "
+              f"{verdict['stored_votes']} ({verdict['counted_by_a_lost_ack']} of them sent by a device whose ack was lost, "
+              f"{verdict['votes_without_ack']} unexplained); device by device "
+              f"{'all equal' if verdict['counts_match'] else 'NOT equal'}; problems: {verdict['problems'][:5] or 'none'}")
+        print(f"  projector: {n_events} crowd events during the burst; its split {fmt(stats(lag))} behind the acks; "
+              f"its last live split {projector_live} (stored then {live_counts}); at the close "
+              f"{closed_event['counts'] if closed_event else 'no closed event'} (stored {stored})")
+        print(f"moves (a phone's submit every {args.pace} s at least), ms:")
+        print(f"  ack, idle:                 {fmt(stats(ack_idle))}")
+        print(f"  ack, during the burst:     {fmt(stats(ack_burst))}")
+        print(f"  projector, idle:           {fmt(stats(view_idle))}")
+        print(f"  projector, during burst:   {fmt(stats(view_burst))}")
+        print(f"  ratio burst/idle: ack p50 {ratio(ack_idle, ack_burst, 50):.2f}, p99 {ratio(ack_idle, ack_burst, 99):.2f};"
+              f" projector p50 {ratio(view_idle, view_burst, 50):.2f}, p99 {ratio(view_idle, view_burst, 99):.2f}")
+        span = burst_cpu["t"]
+        parts = [s.name for s in servers] + ["redis", "nginx", "clients", "bench"]
+
+        def other(d: dict[str, Any]) -> float:
+            """What the machine's processes spent beyond this run's (another program's work)."""
+            return max(0.0, d["busy"] - sum(d[k] for k in parts))
+
+        print(f"CPU during the burst ({span:.1f} s from the question to the last answer), seconds (share of one core): "
+              + ", ".join(f"{k} {burst_cpu[k]:.2f} ({burst_cpu[k] / span:.0%})" for k in parts)
+              + f"; kernel irq {burst_cpu['irq']:.2f}; other processes {other(burst_cpu):.2f} "
+              f"({', '.join(f'{k} {v}' for k, v in burst_cpu['others']) or '-'}); whole machine "
+              f"{burst_cpu['busy'] + burst_cpu['irq']:.2f} of {span * len(cores):.1f}")
+        print(f"CPU while idle ({idle_cpu['t']:.1f} s of moves): "
+              + ", ".join(f"{k} {idle_cpu[k]:.2f}" for k in parts) + f"; other processes {other(idle_cpu):.2f} ({', '.join(f'{k} {v}' for k, v in idle_cpu['others']) or '-'})")
+        print(f"Redis commands during the burst: {sum(calls.values())} "
+              f"({sum(calls.values()) / max(1, npred):.2f} per prediction: "
+              + ", ".join(f"{k} {v}" for k, v in sorted(calls.items(), key=lambda kv: -kv[1])[:8]) + ")")
+
+        # The devices send within the window; the servers keep up when the last accepted ack comes
+        # within a second of it (no backlog building up).
+        last_accepted = accepted_acks[-1] - t_open if accepted_acks else math.nan
+        within = last_accepted <= args.window + 1.0
+        move_ok = ratio(ack_idle, ack_burst, 99) <= 1.5 and ratio(view_idle, view_burst, 99) <= 1.5
+        proj_ok = closed_event is not None and closed_event["counts"] == stored and projector_live == live_counts
+        # A resend or a reconnect's send is accepted only when the device's first was not (refused,
+        # lost): never a second vote.
+        reconnect_ok = verdict["twice"] == 0
+        all_in = len(accepted_acks) == args.devices
+        print()
+        print(f"goal 8: all {args.devices} devices accepted: {all_in}; the last accepted within {args.window} s + 1 s of "
+              f"the opening: {within} ({last_accepted:.2f} s); counted exactly once: {verdict['counts_match'] and not verdict['problems']}; "
+              f"projector = stored: {proj_ok}; moves' p99 within 1.5x idle: {move_ok}; no second vote by a "
+              f"resend or a reconnect: {reconnect_ok}")
+        out.update({"question_open_ms": (t_open - t_ask) * 1000, "shown_ms": stats([s * 1000 for s in shown]),
+                    "burst_s": burst_s, "last_accepted_s": last_accepted, "predictions": npred, "answer_ms": stats(answer_ms), "verdict": verdict,
+                    "projector": {"events": n_events, "lag_ms": stats(lag), "last_live": projector_live,
+                                  "stored_then": live_counts, "closed": closed_event and closed_event["counts"]},
+                    "moves": {"ack_idle": stats(ack_idle), "ack_burst": stats(ack_burst), "view_idle": stats(view_idle),
+                              "view_burst": stats(view_burst)},
+                    "cpu_burst": burst_cpu, "cpu_idle": idle_cpu,
+                    "goal": {"all_in": all_in, "within": within, "once": verdict["counts_match"],
+                             "projector": proj_ok, "moves": move_ok, "reconnect": reconnect_ok}})
+        if args.gc_log:
+            for s in servers:
+                print(f"{s.name}'s collections during the burst: {s.gc_pauses([(t_ask, t_done)])}")
+        ok = verdict["counts_match"] and not verdict["problems"] and proj_ok and reconnect_ok
+        return 0 if ok else 1
+    finally:
+        for prof in profilers:
+            stop_profiler(prof)
+        await asyncio.gather(*(w.stop() for w in workers), return_exceptions=True)
+        for rec in recorders:
+            await rec.close()
+        await asyncio.to_thread(nginx.stop)
+        for s in servers:
+            await asyncio.to_thread(s.stop)
+        if shared is not None:
+            await asyncio.to_thread(shared.stop)
+        if args.json:
+            Path(args.json).write_text(json.dumps(out, indent=2, default=str))
+        if args.keep:
+            print(f"kept {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def stop_profiler(proc: subprocess.Popen[bytes]) -> None:
+    stp.stop_profiler(proc)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--devices", type=int, default=10_000, help="audience devices (each its own cookie and address)")
+    p.add_argument("--audience-processes", type=int, default=3, help="audience processes behind nginx (1..8)")
+    p.add_argument("--window", type=float, default=5.0, help="seconds over which the devices send (uniformly)")
+    p.add_argument("--resend", type=float, default=0.1, help="share of the devices that send again at once")
+    p.add_argument("--reconnect", type=float, default=0.05,
+                   help="share that reconnect (same cookie) and send another option")
+    p.add_argument("--options", type=int, default=4, help="the question's options (2..9)")
+    p.add_argument("--samples", type=int, default=100, help="moves measured on the idle show")
+    p.add_argument("--warmup", type=int, default=10, help="unmeasured moves first")
+    p.add_argument("--pace", type=float, default=0.1, help="seconds from one move to the next at least")
+    p.add_argument("--workers", type=int, default=0, help="worker processes for the devices (0: one per 500)")
+    p.add_argument("--connect-concurrency", type=int, default=25, help="devices connecting at once per worker")
+    p.add_argument("--made-ids", action="store_true",
+                   help="make valid device ids instead of opening /a/<show> for each device's cookie")
+    p.add_argument("--pin", action="store_true",
+                   help="the players' process, Redis and this script on the first core; the audience processes "
+                        "and the devices on the others (as if the hall were other machines)")
+    p.add_argument("--quiet-wait", type=float, default=300,
+                   help="first wait up to this many seconds for other processes to go idle (0: start at once)")
+    p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--profile", metavar="DIR", help="py-spy record every server during the burst (skews figures)")
+    p.add_argument("--gc-log", action="store_true", help="the servers' garbage collections during the burst")
+    p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    p.add_argument("--keep", action="store_true", help="keep the work directory (logs)")
+    # worker mode (internal)
+    p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--url", help=argparse.SUPPRESS)
+    p.add_argument("--show", help=argparse.SUPPRESS)
+    p.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
+    p.add_argument("--count", type=int, default=0, help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.worker:
+        return asyncio.run(worker_main(args))
+    if not (1 <= args.devices <= 60_000 and 1 <= args.audience_processes <= 8 and 2 <= args.options <= 9
+            and args.window > 0 and 0 <= args.resend + args.reconnect <= 1 and args.samples >= 1):
+        p.error("devices 1..60000, audience processes 1..8, options 2..9, window > 0, resend + reconnect <= 1")
+    return asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
