@@ -113,6 +113,8 @@ def test_a_voided_action_never_appears_and_its_void_shows_in_public_words():
     assert [{k: v for k, v in view.items() if k != "version"} for view in plain] == strip
     # The boxes opened 20 against 10, never against the voided 5.
     assert shown[-1].view["state"]["opened"][0]["boxes"] == [[20], [10]]
+    # The caption says the reveal first (the token that brought it after): it never runs out before it.
+    assert shown[-1].events[0] in table.game.reveals and not set(shown[-1].events[-1:]) & table.game.reveals
 
 
 def test_a_held_reveal_appears_only_where_the_dealer_released_it():
@@ -134,6 +136,8 @@ def test_a_held_reveal_appears_only_where_the_dealer_released_it():
     revealed = [i for i, f in enumerate(shown) if contract(f, 0) is not None]
     first = shown[revealed[0]]
     assert first.release and first.at == released_at  # at the release, not at the reveal
+    # It says and counts what it reveals, as the live reveal would (a recap scores it by these).
+    assert first.events and set(first.events) <= table.game.reveals and first.what
     before = shown[revealed[0] - 1]
     assert [r["submitted"] for r in before.view["state"]["rooms"]] == [2, 1]  # the other room counted on
     # Room CD's own reveal (after the release, still held: no later release) never shows.
@@ -141,3 +145,14 @@ def test_a_held_reveal_appears_only_where_the_dealer_released_it():
     # Without the hold the same log shows each reveal where it happened.
     plain = frames(table)
     assert any(contract(f, 1) is not None for f in plain)
+
+
+def test_a_replay_shows_no_show_clock():
+    # The clock's deadline passed long ago: a frame with it would count a red 0:00 on the projector.
+    table = Table.create(MemoryStore(), "k", "tricky_coin", ["가람", "나래"], seed=2)
+    table.start(DEALER)
+    table.clock_command(DEALER, "start", 30)
+    assert table.view(Audience.public())["clock"] is not None  # live, the projector counts it down
+    table.submit(Actor.of_seat(0), {"type": "put_coin", "coin": 5})
+    shown = frames(table)
+    assert len(shown) >= 2 and all(f.view["clock"] is None for f in shown)

@@ -20,6 +20,9 @@ the round (derivable from what was opened).
 Audience question (from the public view only): "N라운드: 누구의 상자가 이길까요?" (the two seats
 or a tie; closes as the boxes open), besides the kernel's "who wins?".
 
+A recap's moments (``highlight``, from the public view only): the closest openings first (a tie
+highest), the bigger pot among openings as close.
+
 Table options: none.
 """
 
@@ -431,6 +434,25 @@ def answer(key: str, given: Mapping[str, Any], view: dict[str, Any]) -> tuple[An
     return (TIE,) if opened["winner"] is None else (opened["winner"],)
 
 
+# -- a recap's moments (referee.table.replay.highlights) ------------------------------------------
+
+ALL_COINS = 2 * len(START_HAND)  # Coin rule 1: the biggest pot there can be
+
+
+def highlight(view: dict[str, Any], events: tuple[str, ...]) -> float | None:
+    """How much a frame is worth showing again: the boxes' opening where the sums were nearest,
+    1/(1+difference), so a tie (Coin rule 3: equal sums score nothing) ranks highest; among
+    openings as close, the bigger pot (the coins both put in) first, never above a closer one."""
+    opened = (view.get("state") or {}).get("opened") or []
+    if "BoxesOpened" not in events or not opened:
+        return None
+    boxes = opened[-1]["boxes"]  # the view keeps the newest opening only: this frame's
+    diff = abs(sum(boxes[0]) - sum(boxes[1]))
+    closeness, next_closest = 1 / (1 + diff), 1 / (2 + diff)
+    pot = min(len(boxes[0]) + len(boxes[1]), ALL_COINS)
+    return next_closest + (closeness - next_closest) * pot / ALL_COINS
+
+
 GAME = Game(
     id="tricky_coin",
     title=T("트리키 코인", "Tricky Coin"),
@@ -446,4 +468,5 @@ GAME = Game(
     reveals=frozenset({"TokensRevealed", "BoxesOpened"}),
     predictions=predictions,
     answer=answer,
+    highlight=highlight,
 )

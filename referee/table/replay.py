@@ -103,6 +103,7 @@ def frames(table: Table, audience: Audience | None = None, releases: Sequence[Re
         folded = table.held(kept[:prefix], cut) if cut is not None else fold(game, header, kept[:prefix])
         view = audience_view(game, header, folded, audience)
         view["correction"] = None  # the replay's own notice comes at the void's place (Frame.correction)
+        view["clock"] = None  # a show clock's deadline has long passed: a replay would show it at 0:00
         comparable = {k: v for k, v in view.items() if k != "version"}
         if comparable == last and correction is None:
             return
@@ -110,6 +111,13 @@ def frames(table: Table, audience: Audience | None = None, releases: Sequence[Re
         newly = [e for e in kept[:prefix if cut is None else min(prefix, cut)]
                  if e["event"]["type"] in game.reveals and e["v"] not in shown]
         shown.update(e["v"] for e in newly)
+        if release and newly:
+            # A held reveal shown where it was released: the frame says and counts what it
+            # reveals (a recap's highlight scores it by these events, as it would live).
+            released = [Event.from_json(e["event"]) for e in newly]
+            released = [e for e in released if not e.hidden_from(audience)]
+            words = tuple(what(game, e.visible_to(audience), header["seats"]).to_json() for e in released)
+            events = tuple(e.type for e in released)
         out.append(Frame(table.id, at, t, view, words, bool(newly), correction, release and bool(newly), events))
 
     # Action by action, in the corrected log.
@@ -126,6 +134,8 @@ def frames(table: Table, audience: Audience | None = None, releases: Sequence[Re
     for end in boundaries:
         group = kept[start:end]
         visible = [e for e in group if not Event.from_json(e["event"]).hidden_from(audience)]
+        # A reveal's words first: the replay's caption may run out of room, never before them.
+        visible.sort(key=lambda e: e["event"]["type"] not in game.reveals)
         words = tuple(what(game, Event.from_json(e["event"]).visible_to(audience), header["seats"]).to_json()
                       for e in visible)
         at = group[-1]["v"]
@@ -250,28 +260,42 @@ PROGRAM_MOMENTS = frozenset({"ResultConfirmed", "OpponentNamed", "TieBroken"})
 
 def highlights(story: Sequence[Frame], games: dict[str, Any]) -> list[Frame]:
     """The evening's moments for a recap: each match's own highlights (its game's
-    ``highlight``: a score for a frame's events, None for none; the best few of each match),
-    each match's result (its last frame), the program's stage results, named opponents and ties,
-    and the final standings (the program's last frame)."""
+    ``highlight``: a score for a frame's events, None for none; the best few of each match
+    besides its ending), each match's result (the frame that brought it), the program's stage
+    results, named opponents and ties, and the final standings (the program's result) last."""
     by_table: dict[str, list[int]] = {}
     for i, frame in enumerate(story):
         by_table.setdefault(frame.table, []).append(i)
     keep: set[int] = set()
     for indexes in by_table.values():
         game = games[story[indexes[0]].view["game"]]
-        keep.add(indexes[-1])  # how it ended
+        end = _ending(story, indexes)
+        keep.add(end)
         if game.program:
             keep.update(i for i in indexes if set(story[i].events) & PROGRAM_MOMENTS)
             continue
         if game.highlight is None:
             continue
-        scored = [(game.highlight(story[i].view, story[i].events), i) for i in indexes]
+        # The best few besides the ending, which is kept anyway (often the game's best moment too).
+        scored = [(game.highlight(story[i].view, story[i].events), i) for i in indexes if i != end]
         best = sorted((s for s in scored if s[0] is not None), key=lambda s: -s[0])[:HIGHLIGHTS_PER_MATCH]
         keep.update(i for _, i in best)
     chosen = [story[i] for i in sorted(keep)]
     # The final standings close the recap, after the last match's own closing frame.
     final = [f for f in chosen if f.view["state"].get("program") and f.view.get("result") is not None]
     return [f for f in chosen if f not in final] + final[-1:]
+
+
+def _ending(story: Sequence[Frame], indexes: list[int]) -> int:
+    """How a table ended: the frame that brought its result (the sale, the boxes opening, in its
+    own words), not a later one that only closed the table (the program's confirmation) or ran a
+    clock and looks the same; a table with no result yet: its last frame."""
+    end = indexes[-1]
+    for i in reversed(indexes[:-1]):
+        if story[i].view.get("result") is None or story[end].view.get("result") is None:
+            break
+        end = i
+    return end
 
 
 HIGHLIGHTS_PER_MATCH = 3

@@ -89,6 +89,9 @@ Table options:
   island's cost).
 - `island_turns` (default 1): turns lost on the desert island, 0-3.
 
+Recap moments (highlights.py, from the public view only): the end, and the laps that took the
+biggest score tokens.
+
 Error codes: cats/bad_face, cats/bad_declaration, cats/must_bluff, cats/window_closed,
 cats/may_not_call, cats/not_rearmost, cats/bad_choice, cats/no_such_seat, cats/not_an_opponent, cats/same_cell,
 cats/already_on_start, cats/target_on_start, cats/already_in_toilet; map errors
@@ -106,6 +109,7 @@ from referee.kernel import Game, OptionSpec, T
 
 from .board import Board, load_map, map_allowed, shipped_maps
 from .decisions import turn
+from .highlights import highlight
 from .rules import decide, evolve, result, setup
 from .state import (
     DIE_DEALER,
@@ -149,6 +153,7 @@ GAME = Game(
     default_seats=4,
     describe=describe,
     reveals=frozenset({"Called", "EffectRolled", "GameEnded"}),
+    highlight=highlight,
 )
 
 __all__ = ["GAME", "Board", "CatsState", "load_map", "shipped_maps"]

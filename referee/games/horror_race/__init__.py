@@ -48,6 +48,9 @@ Table options:
 - ``groups`` (default ``none``): ``none`` ranks all seats together; ``guests:9,10`` (1-based
   seat numbers, comma-separated) puts those seats in a guest group, and seats are ranked
   within their group (players, guests). A seat number beyond the table's seats is refused.
+
+Recap moments (highlights.py, from the public view only): the finish, the backings revealed, and
+the rounds whose movement changed the lead.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ from __future__ import annotations
 from referee.kernel import Game, OptionSpec, T
 
 from .describe import describe
+from .highlights import highlight
 from .questions import answer, predictions
 from .rules import decide, evolve, result, setup, turn
 from .state import RaceState, groups_allowed
@@ -83,6 +87,7 @@ GAME = Game(
     default_seats=10,
     describe=describe,
     reveals=frozenset({"ZoneResolved", "RaceFinished", "BackingsRevealed"}),
+    highlight=highlight,
     predictions=predictions,
     answer=answer,
 )

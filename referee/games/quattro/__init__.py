@@ -49,6 +49,9 @@ Table options:
   cards of each hand (again after each mulligan) and the 3 cards of virtual players 1-5 (the 6th
   gets the 3 left).
 
+Recap moments (highlights.py, from the public view only): the final comparison, the openings
+that ended a candidate's hope of a quattro, then the closest openings.
+
 Error codes: ``quattro/no_such_seat``, ``quattro/no_such_card``, ``quattro/not_in_deck``,
 ``quattro/no_such_choice``, ``quattro/no_mulligan_left``, ``quattro/card_opened``,
 ``quattro/not_in_hand``, ``quattro/bad_choice``, ``quattro/no_such_virtual``,
@@ -70,6 +73,7 @@ from referee.kernel import Game, OptionSpec, T
 
 from .cards import DECK, Comparison, compare, is_quattro, virtual_choice
 from .describe import describe
+from .highlights import highlight
 from .rules import decide, setup, turn
 from .state import DEALER, REFEREE, QuattroState, evolve
 from .views import result, view
@@ -92,6 +96,7 @@ GAME = Game(
     ),
     describe=describe,
     reveals=frozenset({"CardsOpened", "HandsCompared"}),
+    highlight=highlight,
 )
 
 __all__ = ["DECK", "GAME", "Comparison", "QuattroState", "compare", "is_quattro", "virtual_choice"]

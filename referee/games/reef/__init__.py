@@ -43,6 +43,8 @@ Table options:
   `dealer`: a physical deck; the dealer enters each card dealt, drawn or laid out by its number
   (the run sheet prints the catalogue).
 
+Recap moments (highlights.py, from the public view only): the end, and the plays that scored most.
+
 Error codes: reef/card_out, reef/start_cell_twice, reef/not_on_display, reef/not_lowest,
 reef/not_in_hand, reef/no_such_coral, reef/no_such_cell, reef/stack_full. (Moves that the
 options already exclude are refused by the kernel: move/not_owed for a take or a draw that is not
@@ -55,6 +57,7 @@ from referee.kernel import Game, OptionSpec, T
 
 from .cards import CARDS, COLOURS, DECK, Card
 from .decisions import turn
+from .highlights import highlight
 from .patterns import Score, cell_name, matches, packing, score
 from .rules import decide, evolve, result, setup
 from .state import DEAL_DEALER, DEAL_REFEREE, ReefState
@@ -78,6 +81,7 @@ GAME = Game(
     default_seats=4,
     describe=describe,
     reveals=frozenset({"CardScored", "FinalScores"}),
+    highlight=highlight,
 )
 
 __all__ = ["CARDS", "COLOURS", "DECK", "GAME", "Card", "ReefState", "Score", "cell_name", "decide", "evolve",

@@ -81,6 +81,9 @@ Table options:
   then each hand but the last, which holds the rest), the task cards drawn in order, and the
   cards mission 12 moves.
 
+Recap moments (highlights.py, from the public view only): the mission's end, a trick that failed a
+task, a trick that did one.
+
 Error codes: crew/bad_card, crew/bad_seat, crew/card_dealt, crew/task_drawn, crew/bad_token_move,
 crew/bad_reply, crew/not_eligible, crew/no_such_task, crew/task_taken, crew/not_your_task,
 crew/self_handover, crew/bad_answer, crew/bad_vote, crew/not_in_hand, crew/rocket_pass,
@@ -95,6 +98,7 @@ from referee.kernel import Game, OptionSpec, T
 
 from .decisions import turn
 from .describe import describe
+from .highlights import highlight
 from .missions import mission, missions
 from .questions import answer, predictions
 from .rules import decide, evolve, mission_number, result, setup
@@ -126,6 +130,7 @@ GAME = Game(
     default_seats=4,
     describe=describe,
     reveals=frozenset({"TrickWon", "MissionEnded"}),
+    highlight=highlight,
     predictions=predictions,
     answer=answer,
     winner_question=False,  # the crew wins or loses together: its own question asks which

@@ -56,6 +56,9 @@ Table options:
   bridge whose better endpoint has the worse Gallery rank are out (equal better endpoints:
   the bridge whose other endpoint is worse).
 
+Recap moments (highlights.py, from the public view only): the final scoring, the bridges after
+round 3, and the rounds' contracts where one player won the most.
+
 Error codes: bridge/bad_rooms, bridge/no_such_room, bridge/room_already_laid,
 bridge/no_such_slot, bridge/slot_twice (and the kernel's move/malformed, e.g. a contract of
 other than 3 slots or a distribution that leaves an item out, and move/not_owed).
@@ -67,6 +70,7 @@ from referee.kernel import Game, OptionSpec, T
 
 from .decisions import turn
 from .describe import describe
+from .highlights import highlight
 from .questions import answer, predictions
 from .rules import decide, evolve, result, setup
 from .state import (
@@ -110,6 +114,7 @@ GAME = Game(
     default_seats=SEATS,
     describe=describe,
     reveals=frozenset({"ContractsRevealed", "BridgesRevealed", "BridgesScored"}),
+    highlight=highlight,
     predictions=predictions,
     answer=answer,
 )

@@ -56,6 +56,9 @@ Audience questions (questions.py, from the public view only): "N라운드 경매
 (the seats still in; closes at the auction's result, AuctionWon), besides the kernel's "who
 wins?". The public view lists every round's auction winner and bid for it (``auctions``).
 
+Recap moments (highlights.py, from the public view only): each elimination first, then the sale,
+the siren, and the auctions by their bids.
+
 Error codes: gallery/bad_deal, gallery/already_dealt, gallery/kind_exhausted,
 gallery/bad_name, gallery/bad_entry, gallery/work_not_in_hand, gallery/no_sticker_left,
 gallery/fake_on_premium, gallery/fake_stranded, gallery/bad_outcome (no longer raised: the
@@ -71,6 +74,7 @@ from referee.kernel import Game, OptionSpec, T
 
 from .decisions import turn
 from .describe import describe
+from .highlights import highlight
 from .questions import answer, predictions
 from .rules import decide, evolve, result, setup
 from .state import DEAL_DEALER, DEAL_REFEREE, NO_BID_DEALER, NO_BID_FIRST, SEATS, GalleryState
@@ -98,6 +102,7 @@ GAME = Game(
     default_seats=SEATS,
     describe=describe,
     reveals=frozenset({"WorksRevealed", "AuctionWon", "SeatEliminated", "GallerySold"}),
+    highlight=highlight,
     predictions=predictions,
     answer=answer,
 )

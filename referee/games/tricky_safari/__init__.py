@@ -63,6 +63,9 @@ Table options:
 ``animal_sums``, ``animal_ranks``, ``animal_bonuses`` (by animal name), ``figure_points``,
 ``bonuses``, ``totals``, ``gallery_ranks`` (by seat), ``tie_broken_by_gallery_rank``.
 
+Recap moments (highlights.py, from the public view only): the named opponent, the final scoring,
+and the round scorings where an animal's value swung most.
+
 Error codes: safari/bad_opening, safari/no_such_seat, safari/already_dealt, safari/no_such_card,
 safari/card_unavailable, safari/not_in_hand, safari/no_such_animal, safari/no_figure_left,
 safari/self_opponent, safari/last_opponent.
@@ -74,6 +77,7 @@ from referee.kernel import Game, OptionSpec, T
 
 from .decisions import turn
 from .describe import describe
+from .highlights import highlight
 from .questions import answer, predictions
 from .rules import decide, evolve, result, setup
 from .state import DEAL_DEALER, DEAL_REFEREE, DEFAULT_RANKS, SEATS, SafariState, ranks_allowed
@@ -102,6 +106,7 @@ GAME = Game(
     default_seats=SEATS,
     describe=describe,
     reveals=frozenset({"RoundScored", "SafariScored", "OpponentNamed"}),
+    highlight=highlight,
     predictions=predictions,
     answer=answer,
 )
