@@ -12,6 +12,7 @@ import pytest
 from referee.kernel import Actor, Audience, RuleError
 from referee.store import MemoryStore
 from referee.table import Table
+from referee.table.replay import frames
 
 DEALER = Actor.dealer()
 
@@ -110,6 +111,19 @@ def test_a_void_shows_as_a_correction_to_those_who_saw_what_it_undid():
     for audience in (Audience.public(), Audience.of_seat(0), Audience.of_seat(1)):
         assert "잘못 입력" not in json.dumps(table.log(audience), ensure_ascii=False)
     assert "잘못 입력" in json.dumps(table.log(Audience.dealer()), ensure_ascii=False)
+
+
+def test_a_finish_reason_is_the_dealers_alone():
+    # As a void's: staff type what they like ("가람이 상자를 잘못 봄"); every screen says only that
+    # the table closed, on the projector's log, the phones' and a replay's captions alike.
+    table = coin_table()
+    put(table, 0, 5)
+    table.finish(DEALER, "가람이 상자를 잘못 봄")
+    for audience in (Audience.public(), Audience.of_seat(0), Audience.of_seat(1)):
+        seen = json.dumps([table.log(audience), [f.to_json() for f in frames(table, audience)]], ensure_ascii=False)
+        assert "잘못 봄" not in seen and "테이블 종료" in seen
+    assert "테이블 종료 가람이 상자를 잘못 봄" in json.dumps(table.log(Audience.dealer()), ensure_ascii=False)
+    assert table.view(Audience.public())["finished"]
 
 
 def test_a_void_of_several_actions_names_the_first_each_audience_saw():

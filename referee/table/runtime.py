@@ -533,7 +533,9 @@ class Table:
 
     def _finishing(self, folded: Folded, reason: str) -> list[tuple[Actor, dict]]:
         _require_open(folded)
-        return [(Actor.dealer(), Event(FINISHED, {"reason": str(reason)[:500]}).to_json())]
+        # The typed reason is the dealer's (as a void's): the screens say only that the table closed.
+        reason = str(reason)[:500]
+        return [(Actor.dealer(), Event(FINISHED, {"closed": True}, {"reason": reason} if reason else None).to_json())]
 
     def _moving(self, folded: Folded, actor: Actor, move: Any) -> tuple[list[tuple[Actor, dict]], Any]:
         """A move's entries, and the move as the game decided it and the log keeps it: in its
