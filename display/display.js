@@ -478,7 +478,8 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     const root = $("display");
-    connect(root.dataset.show, root.dataset.stage);
+    // An exported evening (referee export-show) opens from disk: no server, so no socket.
+    if (!window.EXPORTED) connect(root.dataset.show, root.dataset.stage);
     document.addEventListener("keydown", keys);
     document.addEventListener("pointerdown", function () { if (Sound.armed) Sound.arm(); });
     if (new URLSearchParams(location.search).get("sound") === "1") Sound.arm();

@@ -499,32 +499,6 @@
     $("story-entry").scrollIntoView({ block: "start" });
   }
 
-  function roundTitle(round) {
-    return round === 0 ? both("경기 시작 전", "Before round 1") : both(round + "라운드", "Round " + round);
-  }
-
-  function storyLine(line) {
-    if (line.kind === "reveal" || line.kind === "correction") {
-      const correction = line.kind === "correction";
-      const words = correction
-        ? (line.public ? both("딜러가 무효로 했습니다: " + inLang(line.public, "ko"), "The dealer voided: " + inLang(line.public, "en"))
-          : both("딜러가 기록을 바로잡았습니다.", "The dealer corrected the record."))
-        : line.public;
-      return el("li", { class: "story-line story-" + line.kind, "data-kind": line.kind }, [
-        el("span", { class: "story-tag", text: correction ? both("정정", "Correction") : both("공개 결과", "Revealed") }),
-        el("span", { class: "story-words", text: words }),
-      ]);
-    }
-    const tag = line.behalf ? both("딜러가 대신 입력", "Entered by the dealer")
-      : line.kind === "told" ? both("내 비밀 정보", "Your secret") : both("내 선택", "My choice");
-    return el("li", { class: "story-line story-" + line.kind, "data-kind": line.kind }, [
-      el("div", { class: "story-own" }, [el("span", { class: "story-tag", text: tag }),
-                                          el("span", { class: "story-words", text: line.own })]),
-      line.public ? el("div", { class: "story-public" }, [el("span", { class: "story-words", text: line.public })])
-        : el("div", { class: "story-public story-hidden", text: both("비공개", "not shown") }),
-    ]);
-  }
-
   function drawStory() {
     const box = $("story");
     const story = storyOpen && stories[storyOpen];
@@ -541,23 +515,7 @@
       me ? el("p", { class: "story-outcome", text: both("결과: " + inLang(outcome(story, me), "ko"),
                                                         "Result: " + inLang(outcome(story, me), "en")) }) : null,
     ];
-    let list = null;
-    let round;
-    story.lines.forEach(function (line, i) {
-      if (i === 0 || line.round !== round) {
-        round = line.round;
-        const section = el("section", { class: "story-round", "data-round": round == null ? "" : String(round) }, [
-          round == null ? null : el("h3", { text: roundTitle(round) }),
-          el("div", { class: "story-cols", "aria-hidden": "true" }, [el("span", { text: both("나", "You") }),
-                                                                     el("span", { text: both("공개", "The hall saw") })]),
-        ]);
-        list = el("ol", { class: "story-lines" });
-        section.appendChild(list);
-        parts.push(section);
-      }
-      list.appendChild(storyLine(line));
-    });
-    if (!story.lines.length) parts.push(el("p", { class: "hint", text: both("이 경기에서 내 기록이 없습니다.", "Nothing of yours in this match.") }));
+    parts.push.apply(parts, window.PhoneStory.rounds(story.lines, "h3"));
     box.replaceChildren.apply(box, parts.filter(Boolean));
   }
 

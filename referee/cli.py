@@ -9,7 +9,7 @@ import os
 import random
 import sys
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from referee.kernel import Actor, Audience, RuleError, Turn, get_game, registry, seat_names
@@ -213,6 +213,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--public-url", help="base URL of the phone links (default: http://LAN-address:5000)")
     data_dir(p)
     p.set_defaults(run=print_documents)
+
+    p = sub.add_parser("export-show", help="write a show's evening as static HTML that opens with no server")
+    p.add_argument("show")
+    p.add_argument("--out", "-o", help="folder to write (default: SHOW-export); empty, or an earlier export")
+    data_dir(p)
+    p.set_defaults(run=export_show)
     return parser
 
 
@@ -224,27 +230,54 @@ def serve(args: argparse.Namespace) -> int:
                                    async_mode=args.async_mode, public_url=args.public_url, demo=args.demo))
 
 
-def print_documents(args: argparse.Namespace) -> int:
+@contextlib.contextmanager
+def show_service(data_dir: str | None, base: str = "") -> Iterator[Any]:
+    """The show service on the store (the data directory's embedded Redis or REDIS_URL), with
+    the server's key (its card links) and games, publishing nowhere: what a command that reads a
+    show needs."""
     import redis
 
-    from referee.server.entry import lan_address
-    from referee.server.printing import seat_cards_pdf
+    from referee.server.entry import listed
     from referee.server.service import Service
     from referee.server.shows import Shows, load_secret
     from referee.store import data_dir_from
     from referee.store import redis_url as store_url
 
-    base = (args.public_url or f"http://{lan_address()}:5000").rstrip("/")
-    with store_url(args.data_dir) as url:
+    with store_url(data_dir) as url:
         client = redis.Redis.from_url(url, decode_responses=True)
-        shows = Shows(client, load_secret(data_dir_from(args.data_dir)))
-        shows.require(args.show)
-        service = Service(client, shows, lambda *a, **k: None, lambda: base)
+        shows = Shows(client, load_secret(data_dir_from(data_dir)))
+        yield Service(client, shows, lambda *a, **k: None, lambda: base,
+                      games=registry(listed("REFEREE_EXTRA_GAMES"), programs=True))
+
+
+def print_documents(args: argparse.Namespace) -> int:
+    from referee.server.entry import lan_address
+    from referee.server.printing import seat_cards_pdf
+
+    base = (args.public_url or f"http://{lan_address()}:5000").rstrip("/")
+    with show_service(args.data_dir, base) as service:
+        service.shows.require(args.show)
         pdf = seat_cards_pdf(service, args.show)
     out = args.out or f"{args.show}-seat-cards.pdf"
     with open(out, "wb") as f:
         f.write(pdf)
     print(out)
+    return 0
+
+
+def export_show(args: argparse.Namespace) -> int:
+    """The evening as a static HTML folder (referee/server/export.py); prints its index.html."""
+    from pathlib import Path
+
+    from referee.server.export import export_show as write
+
+    with show_service(args.data_dir) as service:
+        written = write(service, args.show, Path(args.out or f"{args.show}-export"))
+    print(written.index)
+    secrets = (f"{written.players} players' pages, each sealed with the player's card link" if written.players
+               else "no player's secrets: the show has not ended")
+    print(f"{written.tables} tables, {written.frames} frames; {secrets}"
+          + ("" if written.fonts else "; no Korean font found to copy (fonts-nanum)"), file=sys.stderr)
     return 0
 
 
