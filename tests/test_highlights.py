@@ -459,6 +459,7 @@ def test_the_projector_runs_the_recap_inside_the_screen(tmp_path, browser):
     at 1920x1080 and 1280x720; the race's moments and the final standings as the hall sees them."""
     from .evening import GENIUS, Evening
     from .live import ARTIFACTS, LiveServer
+    from .test_show_night_projector import seen_whole
 
     inside = """sel => { const r = document.querySelector(sel).getBoundingClientRect();
         let clipped = false;
@@ -491,6 +492,16 @@ def test_the_projector_runs_the_recap_inside_the_screen(tmp_path, browser):
                 assert page.locator("#replay .replay-label").inner_text() in ("하이라이트", "Highlights")
                 for selector in ("#replay .replay-label", "#replay .replay-where"):
                     assert page.evaluate(inside, selector), f"{selector} of moment {i + 1} at {w}x{h}"
+                if i == count - 1:
+                    # The recap's last moment is the evening's end: the standings whole, above the
+                    # band (nothing of them under it), every word readable once the banner is gone.
+                    page.wait_for_selector("[data-role='final-standings']")
+                    page.wait_for_selector("#moment", state="hidden", timeout=15_000)
+                    seen_whole(page, "room", ["[data-role='final-standings']", ".pg-podium", ".pg-rank", ".pg-rank-name",
+                                              "#replay"], f"the recap's final standings at {w}x{h}")
+                    band = page.locator("#replay").bounding_box()
+                    ranks = page.locator("[data-role='final-standings']").bounding_box()
+                    assert ranks["y"] + ranks["height"] <= band["y"] + 1, (ranks, band)
                 zones = any("구역" in word["ko"] for word in moment["what"])  # a race's round resolved
                 if zones or i == count - 1:
                     name = "final" if i == count - 1 else f"race-{race}"
