@@ -59,12 +59,16 @@
       const picked = chosen === i || (picking && picking.question === q.id && picking.option === i);
       return el("button", {
         type: "button", class: "aq-option" + (picked ? " picked" : "") + (right ? " right" : ""),
-        "data-option": String(i), disabled: q.state !== "open" || chosen !== undefined,
+        "data-option": String(i), disabled: q.state !== "open" || chosen !== undefined || !!(picking && picking.sending),
         onclick: function () { picking = { question: q.id, option: i }; showError(null); drawQuestion(); },
       }, [el("span", { text: label }), q.state !== "open" ? el("span", { class: "aq-share" }, share(q, i)) : null]);
     }));
     parts.push(options);
-    if (q.state === "open" && chosen === undefined && picking && picking.question === q.id) {
+    if (q.state === "open" && chosen === undefined && picking && picking.question === q.id && picking.sending) {
+      parts.push(el("p", { class: "aq-receipt aq-sending", "data-role": "sending", "aria-live": "polite",
+                           text: both("보내는 중: " + tr(q.options[picking.option]) + (picking.tries ? " (다시 보내는 중)" : ""),
+                                      "Sending: " + tr(q.options[picking.option]) + (picking.tries ? " (trying again)" : "")) }));
+    } else if (q.state === "open" && chosen === undefined && picking && picking.question === q.id) {
       parts.push(el("div", { class: "confirm-actions" }, [
         el("button", { type: "button", class: "big", text: both("다시 고르기", "Change"),
                        onclick: function () { picking = null; drawQuestion(); } }),
@@ -119,9 +123,34 @@
 
   function draw() { drawQuestion(); drawMine(); drawBoard(); }
 
-  function submit(question, option) {
+  // A prediction is sent until it has an answer: when a whole hall taps at once the server may
+  // answer late (net/timeout) or its process be too busy (server/error). Sending it again is safe
+  // (one per phone and question: the server answers a resend with the first choice), so the phone
+  // does it by itself, a few seconds apart, while the question is open, and says it is sending.
+  const RESEND = ["net/timeout", "server/error"];
+  const RESENDS = 4;
+
+  function isOpen(question) {
+    const q = ((crowd && crowd.questions) || []).find(function (o) { return o.id === question; });
+    return !!q && q.state === "open";
+  }
+
+  function submit(question, option, tries) {
+    tries = tries || 0;
+    picking = { question: question, option: option, sending: true, tries: tries };
+    drawQuestion();
     live.send("predict", { question: question, option: option }).then(function (ack) {
-      if (!ack || !ack.ok) { showError(ack && ack.error); if (ack && ack.error && ack.error.code === "crowd/closed") picking = null; draw(); return; }
+      const code = ack && ack.error && ack.error.code;
+      if ((!ack || !ack.ok) && RESEND.indexOf(code) >= 0 && tries < RESENDS && isOpen(question)) {
+        setTimeout(function () { submit(question, option, tries + 1); }, 1000 + Math.random() * 2000);
+        return;
+      }
+      if (!ack || !ack.ok) {
+        picking = code === "crowd/closed" ? null : { question: question, option: option };
+        showError(ack && ack.error);
+        draw();
+        return;
+      }
       picking = null;
       me = Object.assign({}, me || {}, { votes: Object.assign({}, (me && me.votes) || {}, { [question]: ack.prediction.option }) });
       showError(null);

@@ -6,6 +6,8 @@ live with the stored counts, then the answer, and the leaderboard when staff put
 
 from __future__ import annotations
 
+import os
+import signal
 from typing import Any
 
 from .live import ARTIFACTS, LiveServer, wait_until
@@ -165,5 +167,40 @@ def test_the_console_asks_closes_answers_and_moderates(tmp_path, browser):
         wait_until(lambda: server.snapshot(show)["crowd"]["board_on"], what="the board on")
         console.screenshot(path=str(ARTIFACTS / "crowd-console.png"))
         assert not errors, errors
+    finally:
+        server.stop()
+
+
+def test_a_prediction_the_server_answers_too_late_is_sent_again_and_counted_once(tmp_path, browser):
+    # A whole hall taps at once and the server answers after the phone stopped waiting (here: its
+    # process stopped for 10 s). The phone says it is still sending, sends again by itself, and
+    # ends with its receipt; the prediction is counted once.
+    server = LiveServer(tmp_path).start()
+    try:
+        show, table = coin_show(server)
+        context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{server.url}/a/{show}")
+        page.wait_for_selector("#conn[data-state=online]")
+        page.click("#nick-skip")
+        qid = server.ok("ask_question", show=show, table=table, key="coin_round")["question"]
+        page.wait_for_selector(f".aq-text[data-question='{qid}']")
+        page.click(".aq-option[data-option='1']")
+        os.kill(server.proc.pid, signal.SIGSTOP)
+        try:
+            page.click("[data-action=confirm]")
+            assert "보내는 중" in page.locator("[data-role=sending]").inner_text()
+            assert page.locator(".aq-option[data-option='0']").is_disabled()  # no second pick meanwhile
+            page.wait_for_selector("[data-role=sending]:has-text('다시 보내는 중')", timeout=20_000)
+        finally:
+            os.kill(server.proc.pid, signal.SIGCONT)
+        page.wait_for_selector("[data-role=receipt]", timeout=30_000)
+        assert page.locator("#error").is_hidden()
+        question = server.snapshot(show)["crowd"]["questions"][-1]
+        assert question["id"] == qid and question["counts"][1] == 1 and sum(question["counts"]) == 1
+        assert not errors, errors
+        context.close()
     finally:
         server.stop()
