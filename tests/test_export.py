@@ -408,6 +408,7 @@ def test_a_program_evening_exports_its_stages_final_standings_and_players_record
         # The program board to its end: the final standings, on the projector's stage.
         program = ids.index(evening.program)
         page.click(f"#evening [data-watch='{program}']")
+        page.wait_for_selector("#viewer:not([hidden])")
         page.keyboard.press("End")
         assert page.evaluate("Export.shown()")["frame"] == len(data["tables"][program]["frames"]) - 1
         page.wait_for_selector("#board [data-role=final-standings]")
