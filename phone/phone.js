@@ -448,7 +448,7 @@
   // -- after the show: the player's own replay ("내 경기 다시 보기") ------------------------------
   //
   // Once the show has ended (its program has a result; a show without one: every table of the
-  // player's is over), each match the player sat in can be opened: round by round, their own
+  // player's is over) and every reveal has been shown (the snapshot's `stories`), each match the player sat in can be opened: round by round, their own
   // decisions in their own words (the secret parts: which coin, which sticker) beside what the
   // hall was shown of the same action, and the reveals between them. The server decides what is
   // in it (`story` on /seat, Service.seat_story) and refuses before the end, as this page hides it.
@@ -457,10 +457,7 @@
   let storyOpen = null;  // the table whose story is on screen
 
   function showEnded() {
-    const mine = (meta && meta.tables) || [];
-    const program = mine.filter(function (t) { return t.program; });
-    const counted = program.length ? program : mine;
-    return counted.length > 0 && counted.every(function (t) { return t.status === "over" || t.status === "done"; });
+    return Boolean(meta && meta.stories);  // the server's word: the show is over and nothing is held
   }
 
   function playedMatches() {

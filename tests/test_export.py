@@ -142,7 +142,7 @@ def test_an_ended_show_exports_its_public_story_and_each_players_sealed_record(t
 
         # The frames are the table's public frames from its log, each a view the room was sent live.
         with show_service(str(server.data_dir)) as service:
-            told = frames(service.table(table), Audience.public(), service.releases(table))
+            told = frames(service.table(table), Audience.public(), service.releases(show, table))
             stories = {seat: [line.to_json() for line in story(service.table(table), seat)] for seat in (0, 1)}
             seat_frames = {seat: plain([f.to_json() for f in frames(service.table(table), Audience.of_seat(seat))])
                            for seat in (0, 1)}
@@ -309,7 +309,7 @@ def test_a_show_not_yet_ended_exports_no_secrets_and_says_so(tmp_path, browser):
         data, done = export(server, show, out)
         assert "no player's secrets" in done.stderr
         with show_service(str(server.data_dir)) as service:
-            held = plain([f.to_json() for f in frames(service.table(table), Audience.public(), service.releases(table))])
+            held = plain([f.to_json() for f in frames(service.table(table), Audience.public(), service.releases(show, table))])
         assert data["tables"][0]["frames"] == held
         assert all(not f["view"]["state"]["opened"] for f in held)  # what the room saw: still held
         assert not data["ended"] and not (out / "players").exists() and not (out / "assets" / "phone").exists()
@@ -364,7 +364,7 @@ def test_a_program_evening_exports_its_stages_final_standings_and_players_record
         assert data["ended"] and data["program"] == evening.program
         with show_service(str(server.data_dir)) as service:
             ids = [t["id"] for t in data["tables"]]
-            stories = [frames(service.table(t), Audience.public(), service.releases(t)) for t in ids]
+            stories = [frames(service.table(t), Audience.public(), service.releases(evening.show, t)) for t in ids]
             assert [t["frames"] for t in data["tables"]] == [plain([f.to_json() for f in s]) for s in stories]
             merged = [(f.table, f.at, f.t) for f in merge(stories)]
             assert [(ids[n], data["tables"][n]["frames"][i]["at"], data["tables"][n]["frames"][i]["t"])

@@ -483,8 +483,10 @@ def test_given_card_is_public_and_face_up_received_card_is_secret_to_the_receive
     state, event = ex(state, 1, "Y5", 1)
     # Virtual player 1 held R3 G4 Y6; seat 1 opened G6: R3 differs in colour and number, G4 is
     # green, Y6 is a 6. It gives R3.
+    # Why it gave R3 (rule 4's branch) is the dealer's alone, never the receiver's.
     assert event == Event("Exchanged", {"seat": 1, "vp": 1, "given": "Y5", "phase": 1},
-                          {"received": "R3", "reason": "differs"}, (1,))
+                          {"received": "R3"}, (1,), {"reason": "differs"})
+    assert "reason" not in event.visible_to(Audience.of_seat(1)) and event.visible_to(Audience.dealer())["reason"]
     assert state.hands[1] == ("R1", "R3", "B2")
     assert state.virtual[1] == ("G4", "Y5", "Y6")
     public = GAME.view(state, Audience.public())

@@ -740,16 +740,21 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
                             f"Field table must be a table's name, not {type(wanted).__name__}", field="table")
         return wanted
 
+    def reading() -> Any:
+        """The socket's link, checked current, with one more read counted against the phone's
+        limit (a snapshot or a story costs the server a fold: one card must not fill its core)."""
+        link = seat_link()
+        return service.current_link(link, (limiter.key("read", f"{link.show}:{link.player}", limits.read), limits.read))
+
     @sio.on("sync", namespace="/seat")
     def seat_sync(payload: Any = None) -> dict[str, Any]:
         """A fresh snapshot; ``{"table": id}`` asks for that table of the player's (a switch)."""
-        return _guard(lambda: {"snapshot": service.seat_snapshot(service.current_link(seat_link()),
-                                                                 table_id=wanted_table(payload))})
+        return _guard(lambda: {"snapshot": service.seat_snapshot(reading(), table_id=wanted_table(payload))})
 
     @sio.on("story", namespace="/seat")
     def seat_story(payload: Any = None) -> dict[str, Any]:
         """``{"table": id}``: the player's own story of that match, once the show has ended."""
-        return _guard(lambda: {"story": service.seat_story(service.current_link(seat_link()), wanted_table(payload))})
+        return _guard(lambda: {"story": service.seat_story(reading(), wanted_table(payload))})
 
     @sio.on("*", namespace="/seat")
     def seat_any(event: str, *args: Any) -> dict[str, Any]:

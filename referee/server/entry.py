@@ -38,7 +38,7 @@ class ServeOptions:
 
 
 def limits_from_env() -> Any:
-    """``REFEREE_RATE_JOIN``, ``REFEREE_RATE_LOGIN``, ``REFEREE_RATE_SUBMIT``,
+    """``REFEREE_RATE_JOIN``, ``REFEREE_RATE_LOGIN``, ``REFEREE_RATE_SUBMIT``, ``REFEREE_RATE_READ``,
     ``REFEREE_RATE_CROWD_DEVICE``, ``REFEREE_RATE_CROWD_ADDRESS`` as COUNT/SECONDS."""
     from .limits import Limit, Limits
 
@@ -51,6 +51,7 @@ def limits_from_env() -> Any:
         failed_join=given("REFEREE_RATE_JOIN", default.failed_join),
         failed_login=given("REFEREE_RATE_LOGIN", default.failed_login),
         submit=given("REFEREE_RATE_SUBMIT", default.submit),
+        read=given("REFEREE_RATE_READ", default.read),
         crowd_device=given("REFEREE_RATE_CROWD_DEVICE", default.crowd_device),
         crowd_address=given("REFEREE_RATE_CROWD_ADDRESS", default.crowd_address),
     )

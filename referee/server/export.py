@@ -38,7 +38,7 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.pbkdf2 import PBKDF2HMAC
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from referee.kernel import Audience, require
+from referee.kernel import Audience, RuleError, require
 from referee.table.replay import Frame, frames, merge, story
 
 from .app import HERE, ROOT
@@ -66,12 +66,15 @@ class Written:
 
 def show_ended(moment: Moment) -> bool:
     """The show is over: its program has a final result, or (no program) every table is
-    closed. Only then may a player's own secrets leave the server (as Service.seat_story)."""
+    closed; and every reveal has been released to the hall. Only then may a player's own
+    secrets leave the server (as Service.seat_story)."""
     program = moment.info["program"]
-    if program is not None:
-        return moment.status(program) in ("over", "done")
     tables = moment.info["tables"]
-    return bool(tables) and all(moment.status(t) == "done" for t in tables)
+    if program is not None:
+        over = moment.status(program) in ("over", "done")
+    else:
+        over = bool(tables) and all(moment.status(t) == "done" for t in tables)
+    return over and all(moment.released(t) for t in tables)
 
 
 def aad(show: str, player: int) -> bytes:
@@ -127,9 +130,9 @@ def public_story(service: Service, show: str, moment: Moment, ended: bool) -> di
     tables, stories = [], []
     for table_id in info["tables"]:
         table = service.table(table_id)
-        told = frames(table, Audience.public(), service.releases(table_id))
+        told = frames(table, Audience.public(), service.releases(show, table_id))
         stories.append(told)
-        tables.append({**_about(table, told[-1] if told else None), "status": moment.status(table_id),
+        tables.append({**_about(table, told[-1] if told else None), "status": moment.status(table_id, Audience.public()),
                        "frames": [f.to_json() for f in told]})
     # The whole evening in the order things happened (as the console's 다시 보기 of a program):
     # each frame by its table and place, not copied.
@@ -168,7 +171,8 @@ def _script(name: str, value: Any) -> str:
 
 
 def _prepare(out: Path) -> None:
-    """An empty folder, or an earlier export (written again): never another folder's files."""
+    """An empty folder, or an earlier export (written again): never another folder's files.
+    Everything is checked before anything is removed, and what is wrong is said in words."""
     if out.exists():
         require(out.is_dir(), "export/not_a_folder", f"폴더가 아닙니다: {out}", f"Not a folder: {out}")
         present = {p.name for p in out.iterdir()}
@@ -178,11 +182,32 @@ def _prepare(out: Path) -> None:
                 f"The folder is not empty (and no earlier export): {out}")
         for name in WRITTEN:
             path = out / name
+            # A link would make the export write (or remove) somewhere else: refused, not followed.
+            require(not path.is_symlink(), "export/symlink",
+                    f"이전 내보내기의 {name}이(가) 다른 곳을 가리키는 링크입니다. 지우거나 다른 폴더를 고르세요: {path}",
+                    f"{name} of the earlier export is a link to somewhere else; remove it or choose another folder: "
+                    f"{path}", path=str(path))
+            wanted_dir = name != "index.html"
+            require(not path.exists() or path.is_dir() == wanted_dir, "export/not_an_export",
+                    f"이전 내보내기의 모양이 아닙니다 ({name}): {path}",
+                    f"This is not how an earlier export looks ({name}): {path}", path=str(path))
+        require(os.access(out, os.W_OK | os.X_OK), "export/not_writable", f"이 폴더에 쓸 수 없습니다: {out}",
+                f"Cannot write into this folder: {out}", path=str(out))
+        for name in WRITTEN:
+            path = out / name
             if path.is_dir():
                 shutil.rmtree(path)
             elif path.exists():
                 path.unlink()
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise _unwritable(out, err) from None
+
+
+def _unwritable(path: Path, err: OSError) -> RuleError:
+    return RuleError("export/not_writable", f"쓸 수 없습니다: {path} ({err.strerror})",
+                     f"Cannot write: {path} ({err.strerror})", path=str(path))
 
 
 def _copy(source: Path, target: Path) -> None:
@@ -240,28 +265,31 @@ def export_show(service: Service, show: str, out: Path, iterations: int = PBKDF2
                        for p, name in enumerate(moment.info["roster"])]
 
     _prepare(out)
-    files, copies = _assets(sorted({t["picture"] for t in data["tables"]}), ended)
-    fonts, faces = _fonts()
-    for target, source in (copies | fonts).items():
-        _copy(source, out / target)
-    if faces:
-        (out / "assets" / "fonts" / "fonts.css").write_text(faces, encoding="utf-8")
+    try:
+        files, copies = _assets(sorted({t["picture"] for t in data["tables"]}), ended)
+        fonts, faces = _fonts()
+        for target, source in (copies | fonts).items():
+            _copy(source, out / target)
+        if faces:
+            (out / "assets" / "fonts" / "fonts.css").write_text(faces, encoding="utf-8")
 
-    env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(["html"]))
-    page = {"show": show, "name": moment.info["name"], "files": files, "fonts": bool(faces), "ended": ended}
-    (out / "data").mkdir()
-    (out / "data" / "show.js").write_text(_script("EXPORTED", data), encoding="utf-8")
-    (out / "index.html").write_text(env.get_template("export.html").render(**page, root="", overlay=False, stage=""),
-                                    encoding="utf-8")
-    if ended:
-        (out / "players").mkdir()
-        template = env.get_template("export_player.html")
-        for link, own in zip(links, players, strict=True):
-            n = link["player"] + 1
-            sealed = seal(own, link["token"], aad(show, link["player"]), iterations)
-            (out / "players" / f"{n}.js").write_text(_script("SEALED", sealed), encoding="utf-8")
-            (out / "players" / f"{n}.html").write_text(
-                template.render(**page, root="../", player=link["player"], n=n, player_name=link["name"]),
-                encoding="utf-8")
+        env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(["html"]))
+        page = {"show": show, "name": moment.info["name"], "files": files, "fonts": bool(faces), "ended": ended}
+        (out / "data").mkdir()
+        (out / "data" / "show.js").write_text(_script("EXPORTED", data), encoding="utf-8")
+        (out / "index.html").write_text(env.get_template("export.html").render(**page, root="", overlay=False, stage=""),
+                                        encoding="utf-8")
+        if ended:
+            (out / "players").mkdir()
+            template = env.get_template("export_player.html")
+            for link, own in zip(links, players, strict=True):
+                n = link["player"] + 1
+                sealed = seal(own, link["token"], aad(show, link["player"]), iterations)
+                (out / "players" / f"{n}.js").write_text(_script("SEALED", sealed), encoding="utf-8")
+                (out / "players" / f"{n}.html").write_text(
+                    template.render(**page, root="../", player=link["player"], n=n, player_name=link["name"]),
+                    encoding="utf-8")
+    except OSError as err:  # a full stick, a read-only folder: in words, not a trace
+        raise _unwritable(Path(err.filename or out), err) from None
     return Written(out / "index.html", len(data["tables"]), sum(len(t["frames"]) for t in data["tables"]),
                    len(players) if ended else 0, bool(faces))

@@ -9,7 +9,8 @@ exactly as many checks as the limit allows, never more. What is counted:
   token (144 bits) cannot be guessed, so a valid card is never refused for other people's
   failures behind the same address (a venue behind one NAT); a short code and a PIN can be, so
   a spent address waits out its window even with the right one.
-- submissions per phone (no human taps faster; a runaway script does).
+- submissions per phone (no human taps faster; a runaway script does), and what a phone asks
+  for besides (a snapshot, its story): each costs the server a fold of the show.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ class Limits:
     failed_join: Limit = Limit(10, 60)  # wrong tokens, codes: per address
     failed_login: Limit = Limit(10, 60)  # wrong PINs: per address
     submit: Limit = Limit(30, 10)  # moves from one phone
+    read: Limit = Limit(30, 10)  # snapshots and stories a phone asks for (sync, story): each costs the server a fold
     crowd_device: Limit = Limit(20, 10)  # predictions and nicknames from one audience phone
     # ... and from one address: a venue's phones are many addresses, but a NAT or a guest Wi-Fi
     # may put hundreds behind one.

@@ -66,7 +66,7 @@ class Replays:
         return self._frames[state["id"]]
 
     def build(self, show: str, tables: list[str], recap: bool) -> list[Frame]:
-        stories = [frames(self.service.table(t), Audience.public(), self.service.releases(t)) for t in tables]
+        stories = [frames(self.service.table(t), Audience.public(), self.service.releases(show, t)) for t in tables]
         story = merge(stories)
         return highlights(story, self.service.games) if recap else story
 

@@ -34,7 +34,7 @@ from referee.table.replay import Release, story
 from referee.table.runtime import what
 
 from .limits import Limit, limited
-from .shows import PlayerLink, Shows, option_texts
+from .shows import PlayerLink, Shows, option_texts, reason_text
 from .web import Encoded, encode_payload
 
 log = logging.getLogger(__name__)
@@ -259,7 +259,7 @@ class Service:
         table_id = f"{show}-{len(self.shows.tables(show)) + 1}"
         Table.create(self.store, table_id, game.id, players, options, seed, self.games)
         current = self.shows.info(show)["current"]
-        self.shows.add_table(show, table_id)
+        self._add_table(show, table_id)
         # The projector shows what staff put on it: a new table never takes it from a live
         # match (or a program) but follows on from a match that is over.
         if current is not None and self._over(current):
@@ -286,7 +286,7 @@ class Service:
                              option_texts(_field(payload, "options", dict, optional=True) or {}),
                              _field(payload, "seed", int, optional=True), self.games)
         self.shows.set_program(show, table_id)
-        self.shows.add_table(show, table_id)
+        self._add_table(show, table_id)
         table.start(Actor.dealer())
         self.changed(show, table_id, everyone=True)
         return {"table": table_id}
@@ -310,7 +310,8 @@ class Service:
     def void(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         show, table = self._table_of(staff, payload)
         self._void_guard(show, table)
-        ack = table.void(Actor.dealer(), payload.get("reason"), _field(payload, "action", int, optional=True))
+        ack = table.void(Actor.dealer(), reason_text(payload.get("reason"), required=True),
+                         _field(payload, "action", int, optional=True))
         self._after(show, table)
         return {"ack": ack.to_json()}
 
@@ -350,14 +351,14 @@ class Service:
         known = set(self.shows.tables(show))
         for table_id in self.programs.stage_tables(table).values():
             if table_id not in known:
-                self.shows.add_table(show, table_id)
+                self._add_table(show, table_id)
         for table_id in synced.created + synced.finished:
             self.changed(show, table_id, everyone=True)
         self.changed(show, table.id, everyone=True)
 
     def finish(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         show, table = self._table_of(staff, payload)
-        ack = table.finish(Actor.dealer(), str(payload.get("reason") or ""))
+        ack = table.finish(Actor.dealer(), reason_text(payload.get("reason"), required=False))
         self.changed(show, table.id)
         return {"ack": ack.to_json()}
 
@@ -413,14 +414,30 @@ class Service:
         held reveal where it was released (referee.table.replay)."""
         pipe = self.r.pipeline(transaction=True)
         pipe.set(self._released_key(table_id), version)
-        pipe.rpush(self.releases_key(table_id), json.dumps([version, version, hold]))
+        pipe.rpush(self.releases_key(table_id), json.dumps([version, version, hold, time.time()]))
         pipe.execute()
 
     def releases_key(self, table_id: str) -> str:
         return f"{self.prefix}releases:{table_id}"
 
-    def releases(self, table_id: str) -> list[Release]:
-        return [Release(*json.loads(raw)) for raw in self.r.lrange(self.releases_key(table_id), 0, -1)]
+    def _add_table(self, show: str, table_id: str) -> None:
+        """A new table joins the show, and its release history begins with the hold as it is
+        now: a table made while the hold is on starts held (its replay, its export)."""
+        self.shows.add_table(show, table_id)
+        hold = self.shows.info(show)["settings"]["reveal_hold"] == "on"
+        # First in the history whatever a settings change wrote meanwhile: it is the state at version 0.
+        self.r.lpush(self.releases_key(table_id), json.dumps([0, 0, hold, time.time()]))
+
+    def releases(self, show: str, table_id: str) -> list[Release]:
+        """A table's release history, from its creation on (referee.table.replay.frames). Where
+        its first record is missing (a table made before histories began with one), what came
+        before the first record is taken as held: a replay may show a reveal later than the hall
+        saw it, never earlier. With no record at all, no settings change came after the table
+        was made, so the show's hold now is the hold it always had."""
+        history = [Release(*json.loads(raw)) for raw in self.r.lrange(self.releases_key(table_id), 0, -1)]
+        if not history:
+            return [Release(0, 0, self.shows.info(show)["settings"]["reveal_hold"] == "on")]
+        return history if history[0].at == 0 else [Release(0, 0, True), *history]
 
     def settings(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         show = self._show(staff, payload)
@@ -523,9 +540,10 @@ class Service:
         counter, limit = spend
         return Guard(key, link.version, link_revoked(), counter, limit.count, limit.seconds, limited(limit))
 
-    def current_link(self, link: PlayerLink) -> PlayerLink:
-        """A phone's link, checked to be still current (one round trip)."""
-        self.store.check(self.link_guard(link))
+    def current_link(self, link: PlayerLink, spend: tuple[str, Limit] | None = None) -> PlayerLink:
+        """A phone's link, checked to be still current, and with `spend` one more request counted
+        against its limit (one round trip)."""
+        self.store.check(self.link_guard(link, spend))
         return link
 
     def _sockets_key(self, show: str, player: int) -> str:
@@ -713,6 +731,7 @@ class Service:
         return {"show": {"id": link.show, "name": moment.info["name"]}, "player": moment.info["roster"][link.player],
                 "seat": None if shown is None else tables[shown], "table": view,
                 "version": view["version"] if view else 0, "focus": focus,
+                "stories": moment.stories_open(link.player),
                 "tables": [moment.summary(t, seat, link.player) for t, seat in moment.tables_of(link.player)]}
 
     def seat_story(self, link: PlayerLink, table_id: Any) -> dict[str, Any]:
@@ -721,10 +740,9 @@ class Service:
         Before that their own secrets stay on the live screens only, and this refuses."""
         moment = Moment(self, link.show)
         tables = dict(moment.tables_of(link.player))
-        program = moment.info["program"]
-        ended = [program] if program else list(tables)
-        require(bool(ended) and all(moment.status(t) in ("over", "done") for t in ended), "story/not_yet",
-                "내 경기 다시 보기는 쇼가 끝난 뒤에 열립니다", "Your replay opens once the show has ended")
+        require(moment.stories_open(link.player), "story/not_yet",
+                "내 경기 다시 보기는 쇼가 끝나고 모든 공개가 끝난 뒤에 열립니다",
+                "Your replay opens once the show has ended and every reveal has been shown")
         require(table_id in tables, "table/not_seated", "이 테이블에 앉아 있지 않습니다. 화면을 확인하세요",
                 "You are not seated at that table; check the screen", table=str(table_id))
         table, seat = self.table(table_id), tables[table_id]
@@ -900,19 +918,41 @@ class Moment:
         has not released, with only the later actions that need nothing of it (Table.held):
         nothing the reveal decided is even computed for them."""
         table = self.service.table(table_id)
-        folded = self.folded(table_id)
+        return audience_view(table.game, table.header, self.folded_for(table_id, audience), audience)
+
+    def folded_for(self, table_id: str, audience: Audience) -> Any:
+        """The table's state as `audience` may know it now (see view): what its view, its
+        status and what it owes are made from."""
         settings = self.info["settings"]
         waits = audience.kind == "public" or (audience.kind == "seat" and settings["players_wait"] == "on")
-        if waits and settings["reveal_hold"] == "on" and not table.game.program:
+        if waits and settings["reveal_hold"] == "on" and not self.service.table(table_id).game.program:
             cut = self.cut(table_id)
             if cut is not None:
-                folded = self._held.setdefault(table_id, table.held(table.store.entries(table_id), cut))
-        return audience_view(table.game, table.header, folded, audience)
+                if table_id not in self._held:
+                    table = self.service.table(table_id)
+                    self._held[table_id] = table.held(table.store.entries(table_id), cut)
+                return self._held[table_id]
+        return self.folded(table_id)
 
     def cut(self, table_id: str) -> int | None:
         if table_id not in self._cuts:
             self._cuts[table_id] = self.service.hold_cut(table_id)
         return self._cuts[table_id]
+
+    def stories_open(self, player: int) -> bool:
+        """A player's own stories may leave the server (Service.seat_story): the show has ended
+        for them (its program has a result; without one, every table of theirs is over) and
+        every reveal of their tables has been released to the hall."""
+        tables = [t for t, _ in self.tables_of(player)]
+        program = self.info["program"]
+        ended = [program] if program else tables
+        return (bool(ended) and all(self.status(t) in ("over", "done") for t in ended)
+                and all(self.released(t) for t in tables))
+
+    def released(self, table_id: str) -> bool:
+        """Nothing of the table waits for the dealer's release (the hold is off, or everything
+        written has been shown): only then may a player's own story of it leave the server."""
+        return self.info["settings"]["reveal_hold"] != "on" or self.cut(table_id) is None
 
     def held(self, table_id: str) -> dict[str, Any] | None:
         """For the console: the reveal the projector is waiting on, in words."""
@@ -937,9 +977,11 @@ class Moment:
                 out.append((table_id, seats.index(name)))
         return out
 
-    def status(self, table_id: str) -> str:
-        """ready (made, not started), live, over (a result, not closed) or done (closed)."""
-        folded = self.folded(table_id)
+    def status(self, table_id: str, audience: Audience | None = None) -> str:
+        """ready (made, not started), live, over (a result, not closed) or done (closed), as
+        `audience` may know it (a held final reveal: still live for those who wait for it;
+        None: as it is)."""
+        folded = self.folded(table_id) if audience is None else self.folded_for(table_id, audience)
         if folded.finished:
             return "done"
         if not folded.started:
@@ -947,7 +989,7 @@ class Moment:
         return "over" if folded.outlook(self.service.table(table_id).game).result is not None else "live"
 
     def owes(self, table_id: str, seat: int) -> bool:
-        folded = self.folded(table_id)
+        folded = self.folded_for(table_id, Audience.of_seat(seat))
         if not folded.started or folded.finished:
             return False
         return bool(folded.outlook(self.service.table(table_id).game).turn.for_seat(seat))
@@ -972,11 +1014,14 @@ class Moment:
                 return None
             return current if current in candidates else candidates[-1]
 
+        def status(table_id: str, seat: int) -> str:  # as the player's own phone may know it
+            return self.status(table_id, Audience.of_seat(seat))
+
         for chosen in (
             pick([t for t, seat in mine if self.owes(t, seat)]),
-            pick([t for t, _ in matches if self.status(t) == "live"]),
-            pick([t for t, _ in matches if self.status(t) == "over"]),
-            next((t for t, _ in matches if self.status(t) == "ready"), None),
+            pick([t for t, seat in matches if status(t, seat) == "live"]),
+            pick([t for t, seat in matches if status(t, seat) == "over"]),
+            next((t for t, seat in matches if status(t, seat) == "ready"), None),
             program if any(t == program for t, _ in mine) else None,
         ):
             if chosen is not None:
@@ -987,7 +1032,7 @@ class Moment:
         """One of a player's tables, as their phone lists it."""
         table = self.service.table(table_id)
         return {"table": table_id, "title": table.game.title.to_json(), "stage": table.header.get("stage"), "seat": seat,
-                "status": self.status(table_id), "owes": self.owes(table_id, seat),
+                "status": self.status(table_id, Audience.of_seat(seat)), "owes": self.owes(table_id, seat),
                 "program": table.game.program}
 
 

@@ -33,6 +33,7 @@ from typing import Any
 import redis
 
 from referee.kernel import RuleError, require
+from referee.kernel.text import josa
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud and typed on a phone
 SHOW_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")  # the whole id (fullmatch: "$" would let "x\n" in)
@@ -73,19 +74,27 @@ def forbidden(text: str) -> str | None:
 
 
 def screen_text(value: Any, code: str, what: tuple[str, str], most: int) -> str:
-    """Text that staff type and screens show (a player's name, a show's name), as it is kept: NFC,
-    spaces trimmed and single, no character of NAME_FORBIDDEN, 1 to `most` characters. `what`
-    names it in Korean (ending in a consonant: "선수 이름") and English ("A player name")."""
+    """Text that staff type and screens or records show (a player's name, a show's name, a void's
+    reason), as it is kept: NFC, spaces trimmed and single, no character of NAME_FORBIDDEN, 1 to
+    `most` characters. `what` names it in Korean ("선수 이름") and English ("A player name")."""
     ko, en = what
-    require(isinstance(value, str), code, f"{ko}은 글자여야 합니다: {value!r}", f"{en} must be text: {value!r}",
-            value=value)
+    require(isinstance(value, str), code, f"{josa(ko, '은/는')} 글자여야 합니다: {value!r}",
+            f"{en} must be text: {value!r}", value=value)
     text = " ".join(unicodedata.normalize("NFC", value).split())
     bad = forbidden(text)
     require(bad is None, code, f"{ko}에 쓸 수 없는 글자가 있습니다: {bad}",
             f"{en} holds a character that cannot be used: {bad}", value=text, character=bad)
-    require(0 < len(text) <= most, code, f"{ko}은 1-{most}자입니다: {text!r}", f"{en} is 1-{most} characters: {text!r}",
-            value=text)
+    require(0 < len(text) <= most, code, f"{josa(ko, '은/는')} 1-{most}자입니다: {text!r}",
+            f"{en} is 1-{most} characters: {text!r}", value=text)
     return text
+
+
+def reason_text(value: Any, required: bool) -> str:
+    """A void's or a finish's reason as the log keeps it: checked as names are (the audit report
+    prints it); a finish may have none, a void's missing reason is the runtime's own error."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return "" if not required else value
+    return screen_text(value, "table/bad_reason", ("사유", "A reason"), 500)
 
 
 def player_name(name: Any) -> str:

@@ -29,11 +29,13 @@ from .runtime import VOIDED, Folded, Table, audience_view, fold, what
 
 class Release(NamedTuple):
     """One change of what the projector may show of a table: at table version `at`, the hold
-    was `hold` and everything up to `released` was shown."""
+    was `hold` and everything up to `released` was shown; `t` when (None in older records: the
+    frame then takes the time of the action after it)."""
 
     at: int
     released: int
     hold: bool
+    t: float | None = None
 
 
 @dataclass(frozen=True)
@@ -56,7 +58,8 @@ class Frame:
 
 def _state_at(releases: Sequence[Release], version: int, after: bool) -> Release:
     """The hold in force when the log stood at `version`: before what staff did then (an
-    action's frame), or `after` it (a release's frame). No record: no hold."""
+    action's frame), or `after` it (a release's frame). The history begins with the table's
+    creation (version 0: Service.releases); an empty one means the hold was never on."""
     found = Release(0, 0, False)
     for release in releases:
         if release.at < version or (after and release.at == version):
@@ -64,11 +67,23 @@ def _state_at(releases: Sequence[Release], version: int, after: bool) -> Release
     return found
 
 
+def _reveal_by(group: Sequence[dict[str, Any]], entry: dict[str, Any], reveals: frozenset[str]) -> bool:
+    """Whether a reveal of `entry`'s action comes at or before it (what a held audience does not
+    see of an action: Table.held keeps an action's entries up to its first reveal)."""
+    for other in group:
+        if other["action"] == entry["action"] and other["event"]["type"] in reveals:
+            return True
+        if other is entry:
+            return False
+    return False
+
+
 def frames(table: Table, audience: Audience | None = None, releases: Sequence[Release] = (),
            entries: list[dict[str, Any]] | None = None) -> list[Frame]:
     """The table's frames for `audience` (the public by default). `releases`: the release
-    history (empty: the hold was never on). The hold applies to the public, and to a seat only
-    where the history says so (the show's players_wait: pass that seat's history, or none)."""
+    history from the table's creation on (empty: the hold was never on). The hold applies to the
+    public, and to a seat only where the history says so (the show's players_wait: pass that
+    seat's history, or none)."""
     audience = audience or Audience.public()
     game, header = table.game, table.header
     entries = table.store.entries(table.id) if entries is None else entries
@@ -84,7 +99,7 @@ def frames(table: Table, audience: Audience | None = None, releases: Sequence[Re
             undone = firsts.get(entry["event"]["data"]["action"])
             if undone is not None and not Event.from_json(undone["event"]).hidden_from(audience):
                 words = what(game, Event.from_json(undone["event"]).visible_to(audience), header["seats"])
-                notices[len(kept)] = {"what": words.to_json(), "t": entry["t"], "v": entry["v"]}
+                notices[len(kept)] = {"what": words.to_json(), "t": entry["t"], "v": entry["v"], "undone": undone["v"]}
             continue
         if entry["action"] not in voided:
             kept.append(entry)
@@ -92,15 +107,37 @@ def frames(table: Table, audience: Audience | None = None, releases: Sequence[Re
     last: dict[str, Any] | None = None
     shown = set()  # the reveal entries (their v) already on a frame
 
-    def emit(prefix: int, at: int, t: float, words: tuple[dict[str, str], ...], correction: dict | None = None,
-             release: bool = False, events: tuple[str, ...] = ()) -> None:
+    def words_of(group: Sequence[dict[str, Any]]) -> tuple[tuple[dict[str, str], ...], tuple[str, ...]]:
+        """A frame's caption and events: the entries of `group` this audience may see, a
+        reveal's words first (the replay's caption may run out of room, never before them)."""
+        visible = [Event.from_json(e["event"]) for e in group]
+        visible = sorted((e for e in visible if not e.hidden_from(audience)), key=lambda e: e.type not in game.reveals)
+        return (tuple(what(game, e.visible_to(audience), header["seats"]).to_json() for e in visible),
+                tuple(e.type for e in visible))
+
+    def emit(prefix: int, at: int, t: float, group: Sequence[dict[str, Any]] = (), correction: dict | None = None,
+             release: bool = False) -> None:
         nonlocal last
         state = _state_at(releases, at, release)
         cut = None
         if state.hold and game.reveals:
             cut = next((i for i, e in enumerate(kept[:prefix]) if e["v"] > state.released
                         and e["event"]["type"] in game.reveals), None)
-        folded = table.held(kept[:prefix], cut) if cut is not None else fold(game, header, kept[:prefix])
+        if cut is not None:
+            folded = table.held(kept[:prefix], cut)
+            # The caption says only what the frame shows: not the held reveal, nor what waits with it.
+            group = [e for e in group if e["v"] < kept[cut]["v"] or (
+                e["action"] in folded.live_actions and not _reveal_by(group, e, game.reveals))]
+        else:
+            folded = fold(game, header, kept[:prefix])
+        if correction is not None:
+            # The void of what the hall had not been shown (a held reveal, or what waited with it):
+            # no notice. What it was shown ends at the first reveal it was waiting for then.
+            then = _state_at(releases, correction["v"], False)
+            waiting = [e["v"] for e in entries if then.released < e["v"] < correction["v"]
+                       and e["event"]["type"] in game.reveals] if then.hold else []
+            if waiting and correction["undone"] >= min(waiting):
+                correction = None
         view = audience_view(game, header, folded, audience)
         view["correction"] = None  # the replay's own notice comes at the void's place (Frame.correction)
         view["clock"] = None  # a show clock's deadline has long passed: a replay would show it at 0:00
@@ -108,17 +145,16 @@ def frames(table: Table, audience: Audience | None = None, releases: Sequence[Re
         if comparable == last and correction is None:
             return
         last = comparable
+        words, events = words_of(group)
         newly = [e for e in kept[:prefix if cut is None else min(prefix, cut)]
                  if e["event"]["type"] in game.reveals and e["v"] not in shown]
         shown.update(e["v"] for e in newly)
         if release and newly:
             # A held reveal shown where it was released: the frame says and counts what it
             # reveals (a recap's highlight scores it by these events, as it would live).
-            released = [Event.from_json(e["event"]) for e in newly]
-            released = [e for e in released if not e.hidden_from(audience)]
-            words = tuple(what(game, e.visible_to(audience), header["seats"]).to_json() for e in released)
-            events = tuple(e.type for e in released)
-        out.append(Frame(table.id, at, t, view, words, bool(newly), correction, release and bool(newly), events))
+            words, events = words_of([e for e in newly])
+        notice = None if correction is None else {"ko": correction["what"]["ko"], "en": correction["what"]["en"]}
+        out.append(Frame(table.id, at, t, view, words, bool(newly), notice, release and bool(newly), events))
 
     # Action by action, in the corrected log.
     i = 0
@@ -129,27 +165,20 @@ def frames(table: Table, audience: Audience | None = None, releases: Sequence[Re
             j += 1
         boundaries.append(j)
         i = j
-    pending = sorted(releases, key=lambda r: r.at)
+    pending = sorted((r for r in releases if r.at > 0), key=lambda r: r.at)  # at 0 nothing is shown yet
     start = 0
     for end in boundaries:
         group = kept[start:end]
-        visible = [e for e in group if not Event.from_json(e["event"]).hidden_from(audience)]
-        # A reveal's words first: the replay's caption may run out of room, never before them.
-        visible.sort(key=lambda e: e["event"]["type"] not in game.reveals)
-        words = tuple(what(game, Event.from_json(e["event"]).visible_to(audience), header["seats"]).to_json()
-                      for e in visible)
-        at = group[-1]["v"]
         # Releases made before this action came in: their frames first.
         while pending and pending[0].at < group[0]["v"]:
             release = pending.pop(0)
-            emit(start, release.at, group[0]["t"], (), release=True)
-        emit(end, at, group[-1]["t"], words, events=tuple(e["event"]["type"] for e in visible))
+            emit(start, release.at, release.t or group[0]["t"], release=True)
+        emit(end, group[-1]["v"], group[-1]["t"], group)
         if end in notices:
-            notice = notices[end]
-            emit(end, at, notice["t"], (), correction={"ko": notice["what"]["ko"], "en": notice["what"]["en"]})
+            emit(end, group[-1]["v"], notices[end]["t"], correction=notices[end])
         start = end
     for release in pending:
-        emit(len(kept), release.at, kept[-1]["t"] if kept else 0.0, (), release=True)
+        emit(len(kept), release.at, release.t or (kept[-1]["t"] if kept else 0.0), release=True)
     return out
 
 

@@ -43,8 +43,8 @@ class Step:
 
 def secret_to(event: Mapping[str, Any]) -> frozenset[int] | None:
     """The seats that may see a wholly secret event (no public data), or None for an event
-    every audience sees at least in part."""
-    if event.get("data") or event.get("private") is None:
+    every audience sees at least in part (Event.secret)."""
+    if event.get("data") or (event.get("private") is None and event.get("dealer") is None):  # as Event.secret
         return None
     return frozenset(event.get("to", ()))
 

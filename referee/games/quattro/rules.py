@@ -298,8 +298,9 @@ def _exchange(state: QuattroState, seat: int, card: Any, vp: Any) -> Event:
             f"You have already exchanged with virtual player {vp + 1}: {vp!r}", vp=vp)
     # Quattro rule 4, applied by the referee to what the virtual player held before this exchange.
     got, why = C.virtual_choice(state.virtual[vp], state.opened[seat])
+    # The card goes to the candidate alone; which branch of rule 4 chose it, to the dealer alone.
     return Event("Exchanged", {"seat": seat, "vp": vp, "given": card, "phase": state.phase},
-                 {"received": got, "reason": why}, (seat,))
+                 {"received": got}, (seat,), {"reason": why})
 
 
 def _parse(choice: Any) -> tuple[str, int]:
