@@ -15,7 +15,6 @@ import pytest
 import redis
 
 from referee.kernel import Actor, Audience, RuleError
-from referee.kernel import predictions as P
 from referee.server.crowd import Crowd, default_name, from_table, nickname, right_indexes, source_spec
 from referee.server.limits import Limit, Limits
 from referee.store import RedisStore
@@ -97,7 +96,7 @@ def test_the_reveal_in_the_tables_log_closes_the_question_before_any_screen_show
         crowd.predict("s", qid, "b" * 22, 0, "1.1.1.1")
     assert refused.value.code == "crowd/closed"
     # The answer comes from the public view: seat 1 (20) beat seat 2 (5).
-    answer = P.answer(table.game, "coin_round", question.param_map(), table.view(Audience.public()))
+    answer = table.game.right_answer("coin_round", question.param_map(), table.view(Audience.public()))
     assert answer == (0,)
     assert crowd.resolve("s", qid, right_indexes(spec, answer)) == 0  # "a" chose seat 2
     assert crowd.questions("s")[-1]["answer"] == [0]

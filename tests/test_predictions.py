@@ -110,11 +110,11 @@ class Played:
 
 
 def offered(game: Game, step: Step, key: str) -> P.Prediction | None:
-    return next((q for q in P.ready(game, step.view) if q.key == key), None)
+    return next((q for q in game.questions(step.view) if q.key == key), None)
 
 
 def answer_at(game: Game, question: P.Prediction, step: Step) -> tuple[Any, ...] | None:
-    return P.answer(game, question.key, question.param_map(), step.view)
+    return game.right_answer(question.key, question.param_map(), step.view)
 
 
 def closing_entry(game: Game, question: P.Prediction, entries: list[dict[str, Any]], asked: int) -> dict | None:
@@ -409,7 +409,7 @@ def test_every_question_is_well_formed_answered_later_and_closed_in_time(game_id
     questions: dict[str, tuple[P.Prediction, int]] = {}  # as asked -> (question, last step it was offered)
     for i, step in enumerate(played.steps):
         assert step.view["audience"] == "public"
-        now = P.ready(game, step.view)
+        now = game.questions(step.view)
         assert len({q.key for q in now}) == len(now)  # the console asks for one by its key
         for q in now:
             values = [o.value for o in q.options]
@@ -478,7 +478,7 @@ def test_the_auction_question_closes_in_redis_at_the_auctions_result_and_scores_
     with pytest.raises(RuleError) as refused:
         crowd.predict("s", qid, uuid.uuid4().hex, 0, "10.0.0.1")
     assert refused.value.code == "crowd/closed"
-    right = P.answer(played.game, "auction", question.param_map(), played.table.view(Audience.public()))
+    right = played.game.right_answer("auction", question.param_map(), played.table.view(Audience.public()))
     assert right == (played.table.load().state.winner,)
     scored = crowd.resolve("s", qid, right_indexes(spec, right))
     assert scored == sum(1 for option in hall.values() if option == right[0])

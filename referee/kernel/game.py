@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from importlib.metadata import entry_points
+from typing import Any
 
 from .actors import Actor, Audience
 from .decisions import Turn
 from .errors import RuleError
 from .events import Event
+from .predictions import MAX_OPTIONS, MIN_OPTIONS, WINNER, Prediction, winner, winner_answer
 from .results import Result
 from .rng import Rng
 from .text import T, josa
-
-if TYPE_CHECKING:
-    from .predictions import Prediction
 
 
 @dataclass(frozen=True)
@@ -108,6 +108,24 @@ class Game:
             )
         return out
 
+    def questions(self, view: Mapping[str, Any]) -> list[Prediction]:
+        """The questions the staff may put to the hall now about a table (its public view): the
+        game's own, and who wins."""
+        if not view.get("started") or view.get("finished"):
+            return []
+        own = self.predictions(view) if self.predictions is not None else []
+        # A game lists its options as the public view gives them (e.g. every player who can still
+        # be eliminated); a question with fewer than 2 or more than 9 is not put to the hall.
+        return ([p for p in own if MIN_OPTIONS <= len(p.options) <= MAX_OPTIONS]
+                + (winner(view) if self.winner_question else []))
+
+    def right_answer(self, key: str, given: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[Any, ...] | None:
+        """The right option values of a question once the public view shows them, else None. A
+        tie gives several right values (each of them scores)."""
+        if key == WINNER:
+            return winner_answer(view)
+        return None if self.answer is None else self.answer(key, given, view)
+
     def check_seat_count(self, n: int) -> None:
         low, high = self.seats
         if not low <= n <= high:
@@ -124,23 +142,36 @@ def seat_names(count: int) -> tuple[str, ...]:
     return tuple(f"Seat {i + 1}" for i in range(count))
 
 
+# Where games come from: each installed package names its game packages under this entry-point
+# group (pyproject.toml: the referee's games, and its show programs, which register themselves
+# the same way); every module in such a package that exposes ``GAME`` is a game. The kernel
+# names no package of the project.
+ENTRY_POINTS = "referee.games"
+
+
+@functools.cache
+def _registered() -> tuple[str, ...]:
+    """The modules that hold games, as the installed packages register them."""
+    names: list[str] = []
+    for point in entry_points(group=ENTRY_POINTS):
+        package = importlib.import_module(point.value)
+        if hasattr(package, "__path__"):
+            names += [f"{package.__name__}.{info.name}" for info in pkgutil.iter_modules(package.__path__)]
+        else:
+            names.append(package.__name__)
+    if not names:
+        raise RuntimeError(f"no games are installed (entry points {ENTRY_POINTS!r}): run ./scripts/setup")
+    return tuple(names)
+
+
 def registry(extra: tuple[str, ...] = (), programs: bool = False) -> dict[str, Game]:
-    """Every game under ``referee.games``, by id (its module name), plus the games of the
-    modules named in `extra` (a show's own game, loaded by module path); with `programs`, the
-    show programs under ``referee.programs`` too (their modules expose ``GAME`` as well)."""
-    from referee import games
-
-    packages = [games]
-    if programs:
-        from referee import programs as program_package
-
-        packages.append(program_package)
-    names = [f"{package.__name__}.{info.name}" for package in packages
-             for info in pkgutil.iter_modules(package.__path__)] + list(extra)
+    """Every registered game by id (its module name), plus the games of the modules named in
+    `extra` (a show's own game, loaded by module path); with `programs`, the show programs too
+    (games whose ``program`` is set)."""
     found: dict[str, Game] = {}
-    for name in names:
+    for name in _registered() + tuple(extra):
         game = getattr(importlib.import_module(name), "GAME", None)
-        if isinstance(game, Game):
+        if isinstance(game, Game) and (programs or not game.program):
             found[game.id] = game
     return dict(sorted(found.items()))
 

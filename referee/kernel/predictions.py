@@ -7,7 +7,8 @@ seat, the game's log or its state: predictions live beside the tables, not in th
 
 A game may offer its own questions (``Game.predictions``: public view -> questions, and
 ``Game.answer``: (key, params, public view) -> the right option values or None while unknown).
-Every table with a result also gets the generic one, "who wins?", answered by its result.
+Every table with a result also gets the generic one, "who wins?", answered by its result
+(``Game.questions`` and ``Game.right_answer`` put both together; this module knows no game).
 
 A question stops taking predictions at the first of the table's events named by ``closes_on``
 (None: any of the game's reveals) after it opened, before that event reaches any screen. The
@@ -19,13 +20,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .decisions import Option
 from .text import T
-
-if TYPE_CHECKING:
-    from .game import Game
 
 MIN_OPTIONS, MAX_OPTIONS = 2, 9
 WINNER = "winner"
@@ -61,12 +59,11 @@ def seat_options(view: Mapping[str, Any], seats: Iterable[int] | None = None) ->
     return tuple(Option(i, T(f"{i + 1}번 {names[i]}", f"{i + 1} {names[i]}")) for i in chosen)
 
 
-def _winner(game: Game, view: Mapping[str, Any]) -> list[Prediction]:
-    """Who wins this match (a program: the evening)? Asked while there is no result yet, of a
-    game where one seat wins (not a crew that wins or loses together)."""
+def winner(view: Mapping[str, Any]) -> list[Prediction]:
+    """Who wins this match (a program: the evening)? Asked while there is no result yet (of a
+    game where one seat wins: Game.questions asks only those)."""
     program = view["state"].get("program")
-    if (not game.winner_question or view.get("result") is not None
-            or not MIN_OPTIONS <= len(view["seats"]) <= MAX_OPTIONS
+    if (view.get("result") is not None or not MIN_OPTIONS <= len(view["seats"]) <= MAX_OPTIONS
             # A program's match running now may show what decides the evening on its own table.
             or program and any(s["status"] == "open" for s in view["state"]["stages"])):
         return []
@@ -82,24 +79,9 @@ def _winner(game: Game, view: Mapping[str, Any]) -> list[Prediction]:
     return [Prediction(WINNER, text, seat_options(view), closes_on=closes)]
 
 
-def ready(game: Game, view: Mapping[str, Any]) -> list[Prediction]:
-    """The questions the staff may open now about a table (its public view)."""
-    if not view.get("started") or view.get("finished"):
-        return []
-    own = game.predictions(view) if game.predictions is not None else []
-    # A game lists its options as the public view gives them (e.g. every player who can still
-    # be eliminated); a question with fewer than 2 or more than 9 is not put to the hall.
-    return [p for p in own if MIN_OPTIONS <= len(p.options) <= MAX_OPTIONS] + _winner(game, view)
-
-
-def answer(game: Game, key: str, given: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[Any, ...] | None:
-    """The right option values of a question once the public view shows them, else None. A
-    tie gives several right values (each of them scores)."""
-    if key == WINNER:
-        result = view.get("result")
-        if result is None:
-            return None
-        return tuple(s["seat"] for s in result["standings"] if s["rank"] == 1)
-    if game.answer is None:
+def winner_answer(view: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """The winner question's right values once the view has a result (a tie: each first place)."""
+    result = view.get("result")
+    if result is None:
         return None
-    return game.answer(key, given, view)
+    return tuple(s["seat"] for s in result["standings"] if s["rank"] == 1)

@@ -440,7 +440,7 @@ class Crowd:
 def from_table(game: Game, view: Mapping[str, Any], key: str) -> P.Prediction:
     """The question `key` among those the table's public view offers now (a stale console's
     choice is refused, not guessed)."""
-    found = next((p for p in P.ready(game, view) if p.key == key), None)
+    found = next((p for p in game.questions(view) if p.key == key), None)
     require(found is not None, "crowd/not_offered", f"지금 이 테이블에서 낼 수 없는 질문입니다: {key!r}",
             f"That question is not offered by this table now: {key!r}")
     return found
@@ -566,7 +566,7 @@ class CrowdDesk:
             state = self.crowd.sweep(show, qid)
             changed = changed or state == CLOSED
             table = self.service.table(table_id)
-            values = P.answer(table.game, source["key"], source["params"], self.service.public_view(show, table_id))
+            values = table.game.right_answer(source["key"], source["params"], self.service.public_view(show, table_id))
             if values is not None:
                 self.crowd.resolve(show, qid, right_indexes(spec, values))
                 changed = True
@@ -622,7 +622,7 @@ class CrowdDesk:
         for table_id in moment.info["tables"]:
             table = self.service.table(table_id)
             view = moment.view(table_id, Audience.public())
-            found = P.ready(table.game, view)
+            found = table.game.questions(view)
             if found:
                 offers.append({"table": table_id, "title": (view.get("stage") or {}).get("title") or view["title"],
                                "questions": [p.to_json() for p in found]})
