@@ -88,11 +88,15 @@ def play_program(args: argparse.Namespace) -> int:
     names = list(seat_names(args.seats or program_game.usual_seats))
     rnd = random.Random(f"bot:{args.seed}")
     with open_store(args.data_dir) as store:
+        # The program's table makes its stage tables as it commits (its runner subscribes); the
+        # dealer starts each one as it is made.
+        runner = ProgramRunner(store, games, created=lambda _, table_id: Table(store, table_id, games).start(
+            Actor.dealer()))
         program = Table.create(store, f"play-{program_game.id}-{args.seed}-{uuid.uuid4().hex[:8]}", program_game.id,
-                               names, options=dict(args.option or ()), seed=args.seed, games=games)
+                               names, options=dict(args.option or ()), seed=args.seed, games=games,
+                               on_commit=[runner.committed])
         print(f"program {program.id}", file=sys.stderr)
         program.start(Actor.dealer())
-        runner = ProgramRunner(store, games)
         printed: set[str] = set()
         # The dealer takes the program's decisions as a show would: confirm what is over, open
         # what is ready with the computed seating; players and ties by bots.
@@ -111,8 +115,6 @@ def play_program(args: argparse.Namespace) -> int:
                 else:
                     bot_step(program, rnd, prefer=lambda turn: Turn(turn.phase, tuple(
                         d for d in turn.decisions if d.move in wanted or not d.move.startswith("seat_stage:"))))
-                for table_id in runner.sync(program).created:
-                    Table(store, table_id, games).start(Actor.dealer())
                 for stage in program.load().state.stages:
                     if stage.status == "confirmed" and stage.key not in printed:
                         printed.add(stage.key)

@@ -31,7 +31,7 @@ from referee.store import Guard, RedisStore
 from referee.table import Table, audience_view
 from referee.table.programs import ProgramRunner
 from referee.table.replay import Release, story
-from referee.table.runtime import what
+from referee.table.runtime import FINISHED, VOIDED, what
 
 from .limits import Limit, limited
 from .shows import PlayerLink, Shows, option_texts, reason_text
@@ -145,7 +145,12 @@ class Service:
         self._known_shows: set[str] = set()
         self._public: dict[str, tuple[tuple[Any, ...], Encoded]] = {}  # show -> (key, payload)
         self._public_locks: dict[str, threading.Lock] = {}
-        self.programs = ProgramRunner(self.store, self.games, self.table)
+        # A submit flows one way: the table commits, a program's runner makes or closes its stage
+        # tables (their own commits follow the same path), and every screen gets its view
+        # (the tables' subscribers, Table.on_commit; nothing here calls back into the program).
+        self.programs = ProgramRunner(self.store, self.games, self.table, created=self._stage_made)
+        self._on_commit = (self.programs.committed, self._committed)
+        self._show_of: dict[str, str] = {}
         self._changed_rooms = client.register_script(_CHANGED_ROOMS)
         self.stopping = False  # set by leave()
         # Per show, what this process last saw of it (its tables, its roster's length), so one
@@ -198,7 +203,7 @@ class Service:
     def table(self, table_id: str) -> Table:
         with self._lock:
             if table_id not in self._tables:
-                self._tables[table_id] = Table(self.store, table_id, self.games)
+                self._tables[table_id] = Table(self.store, table_id, self.games, on_commit=self._on_commit)
             return self._tables[table_id]
 
     def _table_of(self, staff: Staff, payload: dict[str, Any]) -> tuple[str, Table]:
@@ -257,7 +262,7 @@ class Service:
         # draws repeat (tests, rehearsals); only staff can ask for one, and the header says so.
         seed = _field(payload, "seed", int, optional=True)
         table_id = f"{show}-{len(self.shows.tables(show)) + 1}"
-        Table.create(self.store, table_id, game.id, players, options, seed, self.games)
+        Table.create(self.store, table_id, game.id, players, options, seed, self.games, show=show)
         current = self.shows.info(show)["current"]
         self._add_table(show, table_id)
         # The projector shows what staff put on it: a new table never takes it from a live
@@ -282,37 +287,31 @@ class Service:
         require(self.shows.info(show)["program"] is None, "show/has_program", "이 쇼에는 이미 프로그램이 있습니다",
                 "This show already has a program", show=show)
         table_id = f"{show}-program"
-        table = Table.create(self.store, table_id, program.id, self.shows.roster(show),
-                             option_texts(_field(payload, "options", dict, optional=True) or {}),
-                             _field(payload, "seed", int, optional=True), self.games)
+        Table.create(self.store, table_id, program.id, self.shows.roster(show),
+                     option_texts(_field(payload, "options", dict, optional=True) or {}),
+                     _field(payload, "seed", int, optional=True), self.games, show=show)
         self.shows.set_program(show, table_id)
         self._add_table(show, table_id)
-        table.start(Actor.dealer())
-        self.changed(show, table_id, everyone=True)
+        self.table(table_id).start(Actor.dealer())
         return {"table": table_id}
 
     def start(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
-        show, table = self._table_of(staff, payload)
-        ack = table.start(Actor.dealer())
-        self.changed(show, table.id)
-        return {"ack": ack.to_json()}
+        _, table = self._table_of(staff, payload)
+        return {"ack": table.start(Actor.dealer()).to_json()}
 
     def move(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         """A dealer move, or a seat's move entered by the dealer on its behalf (``seat``)."""
-        show, table = self._table_of(staff, payload)
+        _, table = self._table_of(staff, payload)
         seat = _field(payload, "seat", int, optional=True)
         actor = Actor.dealer() if seat is None else Actor.on_behalf(seat)
         move = self.programs.complete(table, payload.get("move")) if table.game.program else payload.get("move")
-        ack = table.submit(actor, move, _field(payload, "sid", str, optional=True))
-        self._after(show, table)
-        return {"ack": ack.to_json()}
+        return {"ack": table.submit(actor, move, _field(payload, "sid", str, optional=True)).to_json()}
 
     def void(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         show, table = self._table_of(staff, payload)
         self._void_guard(show, table)
         ack = table.void(Actor.dealer(), reason_text(payload.get("reason"), required=True),
                          _field(payload, "action", int, optional=True))
-        self._after(show, table)
         return {"ack": ack.to_json()}
 
     def _void_guard(self, show: str, table: Table) -> None:
@@ -342,25 +341,32 @@ class Service:
         key = next(k for k, t in tables.items() if t == table_id)
         return self.table(program).load().state.confirmed(key) is not None
 
-    def _after(self, show: str, table: Table) -> None:
-        """After a command on `table`: a program's stage tables follow its log; screens update."""
-        if not table.game.program:
-            self.changed(show, table.id)
-            return
-        synced = self.programs.sync(table)
-        known = set(self.shows.tables(show))
-        for table_id in self.programs.stage_tables(table).values():
-            if table_id not in known:
-                self._add_table(show, table_id)
-        for table_id in synced.created + synced.finished:
-            self.changed(show, table_id, everyone=True)
-        self.changed(show, table.id, everyone=True)
+    def _committed(self, table: Table, entries: list[dict[str, Any]]) -> None:
+        """Every table's last subscriber (Table.on_commit): its show's screens get their views.
+        A program's command, and a stage table closed or opened again by it, move every phone
+        (the next match): those go to everyone."""
+        stage_moved = table.header.get("stage") is not None and any(
+            e["event"]["type"] in (FINISHED, VOIDED) for e in entries)
+        self.changed(self.show_of(table), table.id, everyone=table.game.program or stage_moved)
+
+    def _stage_made(self, program: Table, table_id: str) -> None:
+        """A program made a stage table (ProgramRunner.created): the show lists it, every screen hears."""
+        show = self.show_of(program)
+        self._add_table(show, table_id)
+        self.changed(show, table_id, everyone=True)
+
+    def show_of(self, table: Table) -> str:
+        """The show a table belongs to: its header says (a table made before headers did: the
+        show whose list holds it, looked up once)."""
+        if "show" in table.header:
+            return table.header["show"]
+        if table.id not in self._show_of:
+            self._show_of[table.id] = next(show for show in self.shows.ids() if table.id in self.shows.tables(show))
+        return self._show_of[table.id]
 
     def finish(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
-        show, table = self._table_of(staff, payload)
-        ack = table.finish(Actor.dealer(), reason_text(payload.get("reason"), required=False))
-        self.changed(show, table.id)
-        return {"ack": ack.to_json()}
+        _, table = self._table_of(staff, payload)
+        return {"ack": table.finish(Actor.dealer(), reason_text(payload.get("reason"), required=False)).to_json()}
 
     def reissue(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         """A new card for a player (a lost phone, a photographed QR): the old link dies at once."""
@@ -395,10 +401,9 @@ class Service:
         return {"plan": table.void_plan(_field(payload, "action", int, optional=True))}
 
     def clock(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
-        show, table = self._table_of(staff, payload)
+        _, table = self._table_of(staff, payload)
         action = payload.get("action")
         ack = table.clock_command(Actor.dealer(), action, payload.get("seconds", 0))
-        self.changed(show, table.id)
         return {"ack": ack.to_json(), "done": CLOCK_DONE.get(action)}
 
     def release(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
@@ -516,7 +521,6 @@ class Service:
                     break
                 except RuleError:
                     continue
-            self._after(config["show"], table)
 
     def run_bots(self, sleep: Callable[[float], Any]) -> None:
         rnd = random.Random()
@@ -596,7 +600,6 @@ class Service:
         seat = seats.index(names[link.player])
         table = self.table(table_id)
         ack = table.submit(Actor.of_seat(seat), payload.get("move"), sid, guard=guard)
-        self._after(link.show, table)
         return {"ack": ack.for_seat(seat)}
 
     # -- views -------------------------------------------------------------------------------

@@ -1,9 +1,12 @@
 """The runtime of a show program: its stage tables follow its log.
 
 A program is a table like any match (same log, voids, views); what it adds is that opening a
-stage makes a table and confirming a result closes one. Both follow from the program's events,
-so they are done here from the folded state, idempotently: after any program command, and
-again after a crash between the program's append and the table's creation.
+stage makes a table and confirming a result closes one. Both follow from the program's events:
+the runner subscribes to the program table's commits (``committed``, a Table's ``on_commit``, as
+an event-sourced process manager does) and brings the stage tables in line with the folded
+state, idempotently: after any program command, and again after a crash between the program's
+append and the table's creation (a resend of that command, or the next one). A submit flows one
+way: the program's table, then its stage tables, then whoever subscribes to those.
 
 - The table of stage `key` of program table `P` is ``P-key``; its header (game, the players'
   names in seat order, options) comes from the StageOpened event. A rehearsal program (with a
@@ -15,7 +18,7 @@ again after a crash between the program's append and the table's creation.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,11 +52,21 @@ class Synced:
 
 
 class ProgramRunner:
-    def __init__(self, store: Store, games: Mapping[str, Game], tables: Any = None) -> None:
+    def __init__(self, store: Store, games: Mapping[str, Game], tables: Any = None,
+                 created: Callable[[Table, str], None] | None = None) -> None:
         self.store = store
         self.games = games
-        # Where Table objects come from (the server's cache), or new ones each time.
+        # Where Table objects come from (the server's cache, whose tables have their subscribers),
+        # or new ones each time.
         self.table = tables or (lambda table_id: Table(store, table_id, games))
+        # Told of each stage table made (the program's table, the new table's id): a show lists it.
+        self.created = created or (lambda program, table_id: None)
+
+    def committed(self, program: Table, entries: list[dict[str, Any]]) -> None:
+        """A program table's subscriber (Table.on_commit): its stage tables follow its log."""
+        if program.game.program:
+            for table_id in self.sync(program).created:
+                self.created(program, table_id)
 
     def exists(self, table_id: str) -> bool:
         try:
@@ -89,7 +102,7 @@ class ProgramRunner:
                     Table.create(self.store, table_id, stage.game, names, stage.option_map(),
                                  stage_seed(program.header.get("seed"), stage.key), self.games,
                                  stage={"key": stage.key, "title": program.game.stages[stage.key].to_json(),
-                                        "program": program.id})
+                                        "program": program.id}, show=program.header.get("show"))
                     done.created.append(table_id)
                 except StoreError:
                     pass  # another process made it first: the same header from the same event

@@ -178,11 +178,11 @@ class Folded:
 
 
 def new_header(game: Game, table: str, seats: list[str], options: Mapping[str, Any] | None, seed: int | None,
-               created: float, stage: Mapping[str, Any] | None = None) -> dict[str, Any]:
+               created: float, stage: Mapping[str, Any] | None = None, show: str | None = None) -> dict[str, Any]:
     """A table's header. ``seed`` None (every live table): each draw comes from the operating
     system's cryptographic generator. A seed makes a rehearsal table whose draws anyone who knows
     the seed can repeat; the header says so. ``stage``: the program stage the table plays
-    ({key, title, program}), named so on every screen."""
+    ({key, title, program}), named so on every screen. ``show``: the show it belongs to."""
     game.check_seat_count(len(seats))
     return {
         "kind": "header",
@@ -194,6 +194,7 @@ def new_header(game: Game, table: str, seats: list[str], options: Mapping[str, A
         "options": game.resolve_options(options, len(seats)),
         "created": created,
         **({"stage": dict(stage)} if stage is not None else {}),
+        **({"show": show} if show is not None else {}),
     }
 
 
@@ -262,27 +263,36 @@ def owed(game: Game, state: Any) -> frozenset[tuple[int | None, str]]:
     return frozenset((d.seat, d.move) for d in game.turn(state).decisions if not d.auto)
 
 
+# Who reacts to a table's commits (an event-sourced process manager's subscription): called with
+# the table and the entries a command wrote, once they are stored, before the command's
+# acknowledgement returns; with no entries for a resend that was applied before. A show program
+# makes and closes its stage tables this way, and the server sends every screen its view.
+OnCommit = Callable[["Table", list[dict[str, Any]]], None]
+
+
 class Table:
     """One table (one match) on a store. Safe to share between threads of one process; any
     number of processes may run a Table on the same table id and store."""
 
     def __init__(self, store: Store, table: str, games: Mapping[str, Game] | None = None,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time, on_commit: Sequence[OnCommit] = ()) -> None:
         self.store = store
         self.id = table
         self.clock = clock
         self.header = store.header(table)
         self.game = get_game(self.header["game"], games)
+        self.on_commit = tuple(on_commit)
         self._lock = threading.Lock()
         self._folded = initial(self.game, self.header)
 
     @classmethod
     def create(cls, store: Store, table: str, game_id: str, seats: list[str], options: Mapping[str, Any] | None = None,
                seed: int | None = None, games: Mapping[str, Game] | None = None, clock: Callable[[], float] = time.time,
-               stage: Mapping[str, Any] | None = None) -> Table:
+               stage: Mapping[str, Any] | None = None, show: str | None = None,
+               on_commit: Sequence[OnCommit] = ()) -> Table:
         game = get_game(game_id, games)
-        store.create(table, new_header(game, table, seats, options, seed, clock(), stage))
-        return cls(store, table, games, clock)
+        store.create(table, new_header(game, table, seats, options, seed, clock(), stage, show))
+        return cls(store, table, games, clock, on_commit)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -479,30 +489,41 @@ class Table:
                 entries[0]["sid"] = sid
             appended = self.store.append(self.id, folded.version, entries, sid, guard)
             if appended.ok:
-                self._absorb_written(folded, entries)
+                written = self._absorb_written(folded, entries)
                 seen = folded.seen.copy()
                 for entry in entries:
                     seen.add(entry)
+                self._committed(written)
                 return Ack(appended.version, action, seen=seen)
             if appended.duplicate:
                 return self._duplicate(appended.version)
             # Conflict: someone else wrote first; reload and decide again.
         raise RuleError("table/busy", "테이블이 너무 바쁩니다. 다시 시도하세요", "The table is too busy; try again")
 
-    def _absorb_written(self, folded: Folded, entries: list[dict[str, Any]]) -> None:
+    def _absorb_written(self, folded: Folded, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Fold what this process just wrote into its cache (as the log stores it, so that the
-        cache is what a reload would give), unless the cache moved on meanwhile."""
+        cache is what a reload would give), unless the cache moved on meanwhile; the entries as
+        stored."""
         written = stored(entries)
         with self._lock:
             if self._folded.version == folded.version:
                 self._absorb(folded.version, written)
+        return written
+
+    def _committed(self, written: list[dict[str, Any]]) -> None:
+        """Tell the table's subscribers (OnCommit) what was just stored."""
+        for subscriber in self.on_commit:
+            subscriber(self, written)
 
     def _duplicate(self, version: int) -> Ack:
-        """The acknowledgement of a submission applied before, at `version` (a resend)."""
+        """The acknowledgement of a submission applied before, at `version` (a resend). The
+        subscribers hear of it with no entries: what the first try began (a stage table made,
+        the screens' views) may have been cut short by a crash, and is done again if so."""
         entries = self.store.entries(self.id)[:version]
         seen = Seen()
         for entry in entries:
             seen.add(entry)
+        self._committed([])
         return Ack(version, entries[-1]["action"], duplicate=True, seen=seen)
 
     def _again(self, state: Any, first: dict[str, Any], original: list[dict[str, Any]],
