@@ -17,6 +17,7 @@ is not even well-formed (a lone surrogate, JSON nested without end).
 
 from __future__ import annotations
 
+import hashlib
 import ipaddress
 import itertools
 import json
@@ -457,3 +458,26 @@ def every(seconds: float, step: Callable[[], None], sleep: Callable[[float], Any
             log.warning("%s paused: %r", name, exc)
             sleep(2.0)
         sleep(seconds)
+
+
+def payload_field(payload: dict[str, Any], name: str, kind: type | tuple[type, ...], optional: bool = False) -> Any:
+    """A field of a command's JSON payload, of the `kind` it must have (a bool is no int), or a
+    clear error naming it; None for a missing `optional` one."""
+    value = payload.get(name)
+    if value is None and optional:
+        return None
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise RuleError(
+            "api/bad_field",
+            f"{name} 값이 잘못되었습니다: {value!r}",
+            f"Bad or missing field {name}: {value!r}",
+            field=name, value=value,
+        )
+    return value
+
+
+def room_digest(encoded: str) -> str:
+    """What a room was sent, as a digest of its encoding (encode_payload). Version numbers are
+    part of it: each audience's version counts only what that audience may see (Seen), so an
+    action hidden from it changes neither its view nor its number."""
+    return hashlib.sha256(encoded.encode()).hexdigest()
