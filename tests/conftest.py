@@ -1,4 +1,11 @@
-"""Shared fixtures: one real embedded Redis for the session, a fresh key prefix per test."""
+"""Shared fixtures: one real embedded Redis for the session, a fresh key prefix per test.
+
+The suite runs on two processes (pytest-xdist, `-n 2 --dist loadfile` in pyproject.toml): each
+module runs whole on one of them, so a module's live server and pages are shared by its tests;
+each process has its own embedded Redis, temporary folders, Chromium and range of ports
+(tests/live.py's free_port). The quick tier (`-m quick`, README's "Testing") is every game's
+rules and the contracts: the files in QUICK.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +14,34 @@ import uuid
 import pytest
 
 from referee.store import EmbeddedRedis, MemoryStore, RedisStore
+
+# The quick tier: each game's rules, the contract over every game, secrecy, the stores, the
+# layers, the show programs and the server's contract with real Socket.IO clients.
+QUICK = {
+    "test_clumsy_cats.py", "test_horror_race.py", "test_quattro.py", "test_reef.py", "test_reef_scoring.py",
+    "test_the_crew.py", "test_the_crew_missions.py", "test_tricky_bridge.py", "test_tricky_coin.py",
+    "test_tricky_gallery.py", "test_tricky_safari.py",
+    "test_game_contract.py", "test_store_contract.py", "test_purity.py", "test_programs.py", "test_server.py",
+}
+
+# The longest modules (minutes of whole evenings in Chromium first), run before the rest so that
+# the two processes end together: a long module started last would keep one waiting for the
+# other. The others follow in their usual order. The order of the list is the order they start.
+LONGEST = [
+    "test_show_night_projector.py", "test_tricky_safari_live.py", "test_show_night_phone.py",
+    "test_room_projector.py", "test_game_contract.py", "test_tricky_gallery_live.py", "test_show_night_console.py",
+    "test_the_crew_live.py", "test_reef_live.py", "test_tricky_bridge_live.py", "test_clumsy_cats_live.py",
+    "test_highlights.py", "test_attacks.py", "test_export.py", "test_scale_out.py", "test_horror_race_live.py",
+    "test_quattro_live.py",
+]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name in QUICK or item.path.name.startswith("test_secrecy_"):
+            item.add_marker(pytest.mark.quick)
+    first = {name: i for i, name in enumerate(LONGEST)}
+    items.sort(key=lambda item: first.get(item.path.name, len(first)))  # stable: a module's tests keep their order
 
 
 @pytest.fixture(scope="session")

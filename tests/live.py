@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import queue
+import random
 import shutil
 import signal
 import socket
@@ -27,10 +29,38 @@ PIN = "4321"
 BOT_LIMITS = {"REFEREE_RATE_SUBMIT": "100000/10"}
 
 
+# Ports for servers come from below the kernel's ephemeral range (32768 and up on Linux), where
+# the many outgoing connections of a run take their local ports, and from a range of each xdist
+# worker's own, handed out in turn: two servers of one run never get the same port, and a port is
+# never taken by a client's connection between free_port() and the server's bind.
+_PORTS_PER_WORKER = 1000
+_PORT_BASE = 20000
+
+
+def _worker_ports() -> itertools.cycle:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    low = _PORT_BASE + (int(worker) if worker.isdigit() else 0) % 12 * _PORTS_PER_WORKER
+    start = random.randrange(_PORTS_PER_WORKER)  # another run on the machine most likely starts elsewhere
+    return itertools.cycle([low + (start + i) % _PORTS_PER_WORKER for i in range(_PORTS_PER_WORKER)])
+
+
+_ports: itertools.cycle | None = None
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A loopback port no one listens on now, from this worker's range (never the same twice in a row)."""
+    global _ports
+    if _ports is None:
+        _ports = _worker_ports()
+    for _ in range(_PORTS_PER_WORKER):
+        port = next(_ports)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free port in this worker's range")
 
 
 class LiveServer:
