@@ -88,10 +88,13 @@ class LiveServer:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {(self.data_dir / f'server-{self.port}.log').read_text()}")
             try:
-                if requests.get(self.url + "/healthz", timeout=1).ok:
+                # Refused at once until the server listens; from then on its first answer is
+                # awaited (on a busy machine it can take seconds), not abandoned and asked again.
+                if requests.get(self.url + "/healthz", timeout=(1, max(1, deadline - time.monotonic()))).ok:
                     return self
             except requests.RequestException:
                 time.sleep(0.1)
+        self.stop(signal.SIGKILL)
         raise RuntimeError("server did not start")
 
     def stop(self, sig: int = signal.SIGTERM) -> None:

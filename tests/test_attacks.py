@@ -109,17 +109,23 @@ def test_a_reissued_card_is_disconnected_on_every_process(two_processes):
     show, links = new_show(a, ["가", "나"])
     table = a.ok("create_table", show=show, game="tricky_coin", players=["가", "나"])["table"]
     old = Client(b.url, "/seat", {"token": links[0]["token"]})  # the old card's phone is on B
+    new = None
     try:
         old.wait_for(lambda e, p: e == "view")
         a.ok("reissue", show=show, player=0)  # the re-issue goes through A
         wait(lambda: not old.sio.connected, what="the old card's socket to be ended")
         heard = len(old.history)
+        new = Client(b.url, "/seat", {"token": a.snapshot(show)["links"][0]["token"]})  # the new card, on B too
+        new.wait_for(lambda e, p: e == "view")
         a.ok("start", show=show, table=table)
         a.ok("move", show=show, table=table, seat=0, move={"type": "put_coin", "coin": 20}, sid="s1")
-        time.sleep(1.0)
+        # The player's view of the move has reached B's phones (the new card's): the old one got nothing.
+        new.wait_for(lambda e, p: e == "view" and p["table"] and p["table"]["state"]["seats"][0]["box_count"] == 1)
         assert len(old.history) == heard, "the old card still receives the player's views"
     finally:
-        old.close()
+        for client in (old, new):
+            if client is not None:
+                client.close()
 
 
 # -- 3. The embedded Redis is open to every local user -------------------------------------------

@@ -13,11 +13,20 @@ import subprocess
 import time
 import uuid
 
+import pytest
 import requests
 
 from referee.server.crowd import DEVICE_COOKIE
 
 from .live import PIN, Client, LiveServer, wait_until
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One live server for the module's tests (the restart has one of its own): each plays on a show of its own."""
+    live = LiveServer(tmp_path_factory.mktemp("crowd-live")).start()
+    yield live
+    live.stop()
 
 
 def hall_phone(server: LiveServer, show: str, session: requests.Session | None = None) -> tuple[Client, str]:
@@ -46,8 +55,7 @@ def move(server: LiveServer, show: str, table: str, seat: int, move: dict) -> No
     server.ok("move", show=show, table=table, seat=seat, move=move, sid=uuid.uuid4().hex)
 
 
-def test_predictions_count_once_close_at_the_reveal_and_score_from_the_tables_result(tmp_path):
-    server = LiveServer(tmp_path).start()
+def test_predictions_count_once_close_at_the_reveal_and_score_from_the_tables_result(server):
     phones: list[Client] = []
     try:
         show, table = coin_show(server)
@@ -101,7 +109,6 @@ def test_predictions_count_once_close_at_the_reveal_and_score_from_the_tables_re
     finally:
         for phone in phones:
             phone.close()
-        server.stop()
 
 
 def test_a_restart_mid_question_loses_no_prediction_and_the_question_comes_back(tmp_path):
@@ -141,23 +148,19 @@ def test_a_restart_mid_question_loses_no_prediction_and_the_question_comes_back(
         server.stop()
 
 
-def test_a_socket_without_the_audience_pages_cookie_is_refused_and_staff_commands_need_staff(tmp_path):
-    server = LiveServer(tmp_path).start()
+def test_a_socket_without_the_audience_pages_cookie_is_refused_and_staff_commands_need_staff(server):
+    show, table = coin_show(server)
     try:
-        show, table = coin_show(server)
-        try:
-            Client(server.url, "/crowd", {"show": show}, events=("crowd",))
-            raise AssertionError("connected without a device")
-        except Exception as exc:  # noqa: BLE001 (socketio's ConnectionError)
-            assert "audience page" in str(exc) or "ConnectionError" in type(exc).__name__
-        denied = server.api("ask_question", pin=None, show=show, text="q", options=["a", "b"])
-        assert not denied["ok"]
-        bad = server.api("ask_question", show=show, table=table, key="no_such")
-        assert bad["error"]["code"] == "crowd/not_offered"
-        assert requests.get(f"{server.url}/a/nope", timeout=10).status_code == 404
-        svg = requests.get(f"{server.url}/display/{show}/audience.svg", timeout=10)
-        assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg")
-        assert server.snapshot(show)["crowd"]["audience_url"].endswith(f"/a/{show}")
-        time.sleep(0)
-    finally:
-        server.stop()
+        Client(server.url, "/crowd", {"show": show}, events=("crowd",))
+        raise AssertionError("connected without a device")
+    except Exception as exc:  # noqa: BLE001 (socketio's ConnectionError)
+        assert "audience page" in str(exc) or "ConnectionError" in type(exc).__name__
+    denied = server.api("ask_question", pin=None, show=show, text="q", options=["a", "b"])
+    assert not denied["ok"]
+    bad = server.api("ask_question", show=show, table=table, key="no_such")
+    assert bad["error"]["code"] == "crowd/not_offered"
+    assert requests.get(f"{server.url}/a/nope", timeout=10).status_code == 404
+    svg = requests.get(f"{server.url}/display/{show}/audience.svg", timeout=10)
+    assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg")
+    assert server.snapshot(show)["crowd"]["audience_url"].endswith(f"/a/{show}")
+    time.sleep(0)
