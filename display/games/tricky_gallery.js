@@ -17,8 +17,9 @@
 
   function cue(name) { if (window.Sound) window.Sound.cue(name); }
 
-  // -- full-stage flashes (the siren, an elimination): they live on the stage, not the board,
-  // so the next view does not cut them short.
+  // -- the round's flashes (the siren, an elimination): they live on the stage, not the board, so
+  // the next view does not cut them short; like the stage's moments they take the board's region
+  // (tricky_gallery.css), never the header, a question row or the 정정 notice.
   let flashTimer = null;
 
   function flashStage(kind, title, lines, ms) {
@@ -83,7 +84,8 @@
     const next = waiting.length ? waiting[0] : null;
     const tiles = state.entering_order.map(function (seat, i) {
       const s = state.seats[seat];
-      return el("div", { class: "tg-tile" + (s.submitted ? " in" : "") + (seat === next ? " next" : ""), "data-seat": String(seat) }, [
+      return el("div", { class: "tg-tile" + (s.submitted ? " in" : "") + (seat === next ? " next" : ""), "data-seat": String(seat),
+                          "data-box": "tile-" + seat }, [
         el("span", { class: "tg-tile-no" }, String(i + 1)),
         el("span", { class: "tg-tile-name" }, s.name),
         el("span", { class: "tg-tile-state", text: s.submitted ? both("✓ 제출", "✓ in")
@@ -107,7 +109,7 @@
     const state = view.state;
     const cls = "tg-card tgk-" + work.kind + (takenBy ? " taken" : "") + (fresh ? " fresh" : "")
       + (state.picker === work.seat ? " owner-picks" : "") + (state.auction && state.auction.winner === work.seat ? " rank1" : "");
-    return el("div", { class: cls, "data-owner": String(work.seat), "data-kind": work.kind }, [
+    return el("div", { class: cls, "data-owner": String(work.seat), "data-kind": work.kind, "data-box": "card-" + work.seat }, [
       art(work.kind),
       el("div", { class: "tg-card-kind", text: SHORT_NAMES[work.kind] }),
       el("div", { class: "tg-card-owner" }, nameOf(view, work.seat)),
@@ -147,7 +149,7 @@
         el("span", { class: "tg-arrow", text: both("선택 중…", "choosing…") }),
       ]));
     }
-    return el("ol", { class: "tg-chain" }, rows);
+    return el("ol", { class: "tg-chain", "data-box": "chain" }, rows);
   }
 
   function auctionBox(view) {
@@ -155,18 +157,19 @@
     const a = state.auction;
     if (!a) return null;
     if (a.winner == null) {
-      return el("div", { class: "tg-auction pending" }, [
+      return el("div", { class: "tg-auction pending", "data-box": "auction" }, [
         el("div", { class: "tg-label", text: both("서열 1위 경매", "Auction for rank 1") }),
         el("div", { class: "tg-big", text: both("입찰 중…", "Bidding…") }),
         a.ties ? el("div", { class: "tg-ties", text: both("동점 재입찰 ×" + a.ties, "Tie, re-bid ×" + a.ties) }) : null,
       ]);
     }
     const compact = state.step === "chain" && state.chain.length > 2;
-    return el("div", { class: "tg-auction won" + (compact ? " compact" : ""), "data-role": "auction" }, [
+    return el("div", { class: "tg-auction won" + (compact ? " compact" : ""), "data-role": "auction", "data-box": "auction" }, [
       el("div", { class: "tg-label", text: both("서열 1위", "Rank 1") }),
       el("div", { class: "tg-big" }, nameOf(view, a.winner)),
-      el("div", { class: "tg-bid", text: a.no_bid ? both("입찰 없음 (입장 순서)", "no bid (first in)")
-        : both(a.bid + "칩 낙찰", a.bid + " chips") }),
+      // compact (once the chain is under way): one line beside the name, so the chain keeps the room
+      el("div", { class: "tg-bid", text: a.no_bid ? (compact ? both("무입찰", "no bid") : both("입찰 없음 (입장 순서)", "no bid (first in)"))
+        : compact ? both(a.bid + "칩", a.bid + " chips") : both(a.bid + "칩 낙찰", a.bid + " chips") }),
     ]);
   }
 
@@ -181,7 +184,7 @@
     if (!last) return null;
     // One line for the round's headline and its notes (a whole 9-link chain must fit below it).
     return el("div", { class: "tg-recap" }, [
-      el("div", { class: "tg-recap-line" }, [
+      el("div", { class: "tg-recap-line", "data-box": "recap" }, [
         el("span", { class: "tg-label", text: both(last.round + "R ", "R" + last.round + " ") }),
         el("span", { text: last.bid ? both("1위 " + nameOf(view, last.winner) + " · " + last.bid + "칩",
           "1st " + nameOf(view, last.winner) + " · " + last.bid + " chips")
@@ -208,7 +211,7 @@
           : el("div", { class: "tg-gallery-out", text: both(s.eliminated_round + "R 탈락", "out R" + s.eliminated_round) }),
       ]);
     });
-    return el("div", { class: "tg-galleries" }, [
+    return el("div", { class: "tg-galleries", "data-box": "galleries" }, [
       el("div", { class: "tg-galleries-head" }, [
         el("span", { class: "tg-label", text: both("갤러리", "Galleries") }), legend,
         el("span", { class: "tg-spacer" }),
@@ -226,7 +229,8 @@
       const s = state.seats[seat];
       const advancing = f.advancing.indexOf(seat) >= 0;
       const revenue = f.revenues[seat];
-      return el("div", { class: "tg-final-row" + (advancing ? " advancing" : "") + (s.alive ? "" : " out"), "data-seat": String(seat) }, [
+      return el("div", { class: "tg-final-row" + (advancing ? " advancing" : "") + (s.alive ? "" : " out"), "data-seat": String(seat),
+                         "data-box": "rank-" + (i + 1) }, [
         el("span", { class: "tg-final-rank" }, String(i + 1)),
         el("span", { class: "tg-final-name" }, s.name),
         el("span", { class: "tg-final-works" }, s.gallery.map(function (w) { return miniWork(w.kind); })),
@@ -236,7 +240,7 @@
       ]);
     });
     const decided = view.result && view.result.decided_by;
-    rows.push(decided ? el("div", { class: "tg-final-note", text: decided }) : null);
+    rows.push(decided ? el("div", { class: "tg-final-note", "data-box": "note", text: decided }) : null);
     return el("div", { class: "tg-final" }, [
       el("div", { class: "tg-final-row head" }, [
         el("span", { text: both("순위", "Rank") }), el("span", { text: both("이름", "Name") }),
