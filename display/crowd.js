@@ -6,7 +6,7 @@
 (function () {
   "use strict";
   const { el, tr, both } = window.I18N;
-  const SHOW_RESOLVED = 20000;  // a resolved question stays on screen this long (ms)
+  const SHOW_RESOLVED = 8000;  // a question leaves the screen this long after its answer showed (ms)
   let latest = null;
   let timer = null;
   const resolvedAt = {};  // question id -> when this screen first saw it resolved
@@ -14,9 +14,9 @@
   function nameOf(entry) { return entry.name || tr(entry.guest); }
 
   // The question on screen: the newest open one, else the newest closed one, else one resolved
-  // a moment ago.
+  // a moment ago; never one staff took off the projector.
   function onScreen(payload) {
-    const list = payload.questions || [];
+    const list = (payload.questions || []).filter(function (q) { return !q.off; });
     const open = list.filter(function (q) { return q.state === "open"; });
     if (open.length) return open[open.length - 1];
     const last = list[list.length - 1];
@@ -48,12 +48,16 @@
     }));
   }
 
+  // 2-4 options in a row under the board, 5-9 down the side column (the stage's layer model).
+  const TALL = 5;
+
   function question(q) {
     const answer = q.answer ? q.answer.map(function (i) { return tr(q.options[i]); }).join(", ") : "";
     const state = q.state === "open" ? both("관객 예측 중 · " + q.total + "명", "Audience predicting · " + q.total)
       : q.state === "closed" ? both("예측 마감 · " + q.total + "명", "Predictions closed · " + q.total)
         : both("정답: " + answer, "Answer: " + answer);
-    return el("div", { class: "cr-question cr-" + q.state, "data-question": q.id }, [
+    return el("div", { class: "cr-question cr-" + q.state + (q.options.length >= TALL ? " cr-tall" : ""), "data-question": q.id,
+                       "data-layer": q.options.length >= TALL ? "side" : "quest" }, [
       el("div", { class: "cr-head" }, [
         el("span", { class: "cr-text", text: q.text }),
         el("span", { class: "cr-state", "data-role": "state", text: state }),
@@ -63,7 +67,7 @@
   }
 
   function board(entries, players) {
-    return el("div", { class: "cr-board", "data-role": "crowd-board" }, [
+    return el("div", { class: "cr-board", "data-role": "crowd-board", "data-layer": "full" }, [
       el("div", { class: "cr-board-title", text: both("관객 순위 · " + players + "명 참여", "Audience leaderboard · " + players + " playing") }),
       entries.length ? el("ol", {}, entries.map(function (b) {
         return el("li", { value: String(b.rank), class: b.rank === 1 ? "first" : "" }, [
@@ -89,7 +93,11 @@
   function render(box, payload) {
     latest = payload || latest;
     clearTimeout(timer);
-    if (!latest) { box.hidden = true; return; }
+    if (!latest) {
+      box.hidden = true;
+      if (window.Stage) { Stage.set("side", false); Stage.set("full", false, "crowd"); }
+      return;
+    }
     const q = onScreen(latest);
     const parts = [];
     if (latest.board_on) parts.push(board((latest.board || []).slice(0, 10), latest.players || 0));
@@ -100,6 +108,12 @@
     box.hidden = !parts.length;
     box.classList.toggle("with-board", !!latest.board_on);
     box.replaceChildren.apply(box, parts);
+    // The layers it holds up: the side column for a tall question, the board's region for the
+    // leaderboard (stage.js; an exported page, with no crowd, has neither).
+    if (window.Stage) {
+      Stage.set("side", !!q && q.options.length >= TALL);
+      Stage.set("full", !!latest.board_on, "crowd");
+    }
     // A resolved answer leaves the screen by itself.
     if (q && q.state === "resolved") timer = setTimeout(function () { render(box, null); }, SHOW_RESOLVED + 50);
   }

@@ -29,6 +29,7 @@
   let momentTimer = null;
   let correctionTimer = null;
   let waitFor = 0;  // the newest render that waits for its picture to settle
+  let settling = Promise.resolve(null);  // resolves once the newest render's picture has settled
   const corrections = {};  // table -> newest correction version shown (or known at first sight)
 
   // -- sound: cues made in the page (Web Audio), no files --------------------------------------
@@ -175,10 +176,20 @@
     // The result of a match comes as a band over the header, never over the rankings.
     box.className = "moment" + (o.band ? " band" : "") + (o.tone ? " tone-" + o.tone : "") + (lines.length ? " has-lines" : "")
       + (tr(text).length > 14 ? " long" : "");
+    // The layer model (stage.js): a result band replaces the header, any other moment the board,
+    // for the moment's time; nothing is drawn over a picture.
+    hideMoment();
     box.hidden = false;
-    clearTimeout(momentTimer);
-    momentTimer = setTimeout(function () { box.hidden = true; }, o.hold || (o.band ? 3000 : 3500));
+    Stage.set(o.band ? "band" : "full", true, "moment");
+    momentTimer = setTimeout(hideMoment, o.hold || (o.band ? 3000 : 3500));
     Sound.cue(o.cue || "reveal");
+  }
+
+  function hideMoment() {
+    clearTimeout(momentTimer);
+    $("moment").hidden = true;
+    Stage.set("band", false, "moment");
+    Stage.set("full", false, "moment");
   }
 
   // -- the header: titles, the step, the count of sealed submissions, the clock ---------------
@@ -352,7 +363,8 @@
     $("replay").replaceChildren(
       el("span", { class: "replay-label", text: r.recap ? both("하이라이트", "Highlights") : both("다시 보기", "Replay") }),
       el("span", { class: "replay-where" }, (r.index + 1) + " / " + r.count),
-      el("span", { class: "replay-what" }, r.what.map(function (w) { return tr(w); }).join(" · ")),
+      // A recap says its moment as a title; a replay what happens in the frame (a 정정's words).
+      el("span", { class: "replay-what" }, r.caption ? tr(r.caption) : r.what.map(function (w) { return tr(w); }).join(" · ")),
     );
   }
 
@@ -368,6 +380,9 @@
       return;
     }
     leave(game, view ? view.table : null);
+    // A recap jumps between moments: each is drawn as it stood, never animated from the one before
+    // (a piece would be caught mid-move).
+    if (snapshot.replay && snapshot.replay.recap) previous = null;
     const board = $("board");
     const fix = correction(view);
     const picture = (window.DisplayGames || {})[game];
@@ -377,6 +392,7 @@
       board.dataset.join = snapshot.join ? "screen" : "none";
       if (snapshot.join) board.replaceChildren(joinPanel(snapshot, false));
       else board.replaceChildren(el("div", { class: "result", text: both("곧 시작합니다", "Starting soon") }));
+      Stage.fit();
       header(snapshot);
       flash(fix);
       return;
@@ -392,8 +408,10 @@
     const result = view.result && !(previous && previous.table === view.table && previous.result);
     const text = picture ? picture.render(target, view, previous) : generic(target, view);
     previous = view;
+    Stage.fit();
     const wait = picture && picture.settled ? picture.settled() : null;
     const ticket = ++waitFor;
+    settling = wait ? wait.then(function () { return null; }, function () { return null; }) : Promise.resolve(null);
     if (!wait) {
       header(snapshot);
       flash(fix || text, { band: result, cue: result ? "win" : null });
@@ -403,6 +421,7 @@
     if (fix) flash(fix);
     wait.then(function (moment) {
       if (ticket !== waitFor) return;  // a newer render waits on its own
+      Stage.fit();
       header(latest);
       const over = latest.table && latest.table.result;
       flash(moment || text, { band: !!over, cue: over ? "win" : null });
@@ -449,7 +468,10 @@
 
   // The page's own drawing, for a test or a rehearsal tool to hand it a public payload (`render`:
   // a whole one; `receive`: as the socket brings it).
-  window.Display = { render: render, receive: receive };
+  // `settled()`: a Promise, resolved once the newest picture has caught up (a race replaying a
+  // round), for a tool that reads the stage (the layout audit).
+  window.Display = { render: render, receive: receive, hideMoment: hideMoment,
+                     settled: function () { return settling; } };
 
   // `stage`: the key of the console's projector link (the stage lane, past a crowd of screens).
   // A key the server no longer takes (a new secret while the page was open) leaves the page an
@@ -478,6 +500,22 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     const root = $("display");
+    // The console's program monitor (referee/console/static/monitor.js) frames this page twice:
+    // `monitor=program` is the room's projector as it is (its own socket on the stage lane),
+    // `monitor=preview` draws what the console hands it (what P would put up) and has no socket.
+    // Neither sounds nor takes keys: the room's projector does.
+    const monitor = new URLSearchParams(location.search).get("monitor");
+    if (monitor) {
+      document.documentElement.classList.add("monitor");
+      if (monitor === "preview") {
+        window.addEventListener("message", function (event) {
+          if (event.origin === location.origin && event.data && event.data.preview) render(event.data.preview);
+        });
+      } else {
+        connect(root.dataset.show, root.dataset.stage);
+      }
+      return;
+    }
     // An exported evening (referee export-show) opens from disk: no server, so no socket.
     if (!window.EXPORTED) connect(root.dataset.show, root.dataset.stage);
     document.addEventListener("keydown", keys);

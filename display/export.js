@@ -208,7 +208,7 @@
     box.dataset.count = String(viewer.refs.length);
     // Stepping is faster than the room's moments last: what an earlier frame flashed (a reveal,
     // a correction's notice) goes, and this frame flashes its own, if it has one.
-    $("moment").hidden = true;
+    window.Display.hideMoment();
     $("correction").hidden = true;
     window.Display.render(payloadOf(ref));
     bar();

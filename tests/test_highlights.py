@@ -502,13 +502,39 @@ def test_the_projector_runs_the_recap_inside_the_screen(tmp_path, browser):
                     band = page.locator("#replay").bounding_box()
                     ranks = page.locator("[data-role='final-standings']").bounding_box()
                     assert ranks["y"] + ranks["height"] <= band["y"] + 1, (ranks, band)
-                zones = any("구역" in word["ko"] for word in moment["what"])  # a race's round resolved
+                # A race's moment (the recap captions it by the match and its round: issue 33).
+                zones = any("호러 레이스" in word["ko"] for word in moment["what"])
                 if zones or i == count - 1:
                     name = "final" if i == count - 1 else f"race-{race}"
                     page.screenshot(path=str(ARTIFACTS / f"recap-{name}-{w}x{h}.png"))
-            race += any("구역" in word["ko"] for word in moment["what"])
+            race += any("호러 레이스" in word["ko"] for word in moment["what"])
         assert race  # the race's round moments are in the recap
         assert not errors, errors
         server.ok("replay", show=evening.show, action="stop")
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("program_id,options", [("tricky_survival", {"event_match": "on"}), ("genius_episode", {})])
+def test_a_recaps_captions_are_titles_not_log_sentences(program_id, options):
+    """Issue 33: the recap as a producer's: each moment captioned by its match and what it is
+    (who won it; which round or which opening), the program's moments in its own short words,
+    the final standings last; never a log sentence cut with "…"."""
+    from referee.table.replay import recap
+
+    program, stages, games = evening(program_id, options, seed=5)
+    shown = recap(merge([frames(program)] + [frames(t) for t in stages]), games)
+    titles = [f.title for f in shown]
+    assert all(t and t["ko"] and t["en"] for t in titles)
+    assert titles[-1] == {"ko": "최종 순위", "en": "Final standings"}
+    for frame, title in zip(shown, titles, strict=True):
+        assert len(title["ko"]) <= 48, title
+        assert "→" not in title["ko"] and ";" not in title["ko"], title  # no log sentence
+        if not frame.view["state"].get("program"):
+            name = (frame.view.get("stage") or {}).get("title") or frame.view["title"]
+            assert title["ko"].startswith(name["ko"]), (title, name)
+    # Each match's ending says who won it.
+    for table in stages:
+        end = [f for f in shown if f.table == table.id and f.view["result"] is not None]
+        assert end and any(table.seats[s["seat"]] in end[0].title["ko"] for s in end[0].view["result"]["standings"]
+                           if s["rank"] == 1), end[0].title

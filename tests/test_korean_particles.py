@@ -87,10 +87,12 @@ def test_kernel_errors_take_the_particle_of_the_value_they_name():
     with pytest.raises(RuleError) as info:
         quattro.decide(state, Actor.of_seat(0), {"type": "choose_first", "seat": 0}, None)
     assert info.value.code == "move/not_owed"
-    assert info.value.ko == "1번 자리는 지금 'choose_first'를 할 수 없습니다 (가능: 없음)"
+    # In words, never the move's name (issue 33): what it would decide, what may be decided now.
+    assert info.value.ko == "1번 자리는 지금 그 결정을 할 수 없습니다 (선 플레이어를 정하세요). 지금 할 수 있는 것: 없음"
+    assert "choose_first" not in info.value.ko + info.value.en and info.value.values["move"] == "choose_first"
     with pytest.raises(RuleError) as info:
         quattro.decide(state, Actor.on_behalf(1), {"type": "open_card", "card": "R1"}, None)
-    assert info.value.ko.startswith("딜러(2번 자리 대신)는 지금 'open_card'를 할 수 없습니다")
+    assert info.value.ko.startswith("딜러(2번 자리 대신)는 지금 그 결정을 할 수 없습니다 ('open_card')")
 
 
 # -- the games' texts ---------------------------------------------------------------------------

@@ -205,10 +205,14 @@ def test_the_lowest_non_guest_is_the_candidate_and_names_the_opponent_on_the_pho
     turn = evening.game.turn(evening.state)
     # Players 2 and 4 (0-based) tied lowest among non-guests: the dealer breaks it.
     assert [d.move for d in turn.decisions] == ["break_tie"]
+    assert evening.game.view(evening.state, Audience.public())["board"]["tied"] == [2, 4]
     with pytest.raises(RuleError) as refused:
         evening.move({"type": "break_tie", "candidate": 5})
     assert refused.value.code in ("move/malformed", "episode/not_a_candidate")
     evening.move({"type": "break_tie", "candidate": 4})
+    # Decided: the tie is no longer news on any screen (player 2 is safe), the candidate is.
+    board = evening.game.view(evening.state, Audience.public())["board"]
+    assert board["tied"] == [] and board["candidate"] == 4
     [naming] = evening.game.turn(evening.state).decisions
     assert naming.move == "name_opponent" and naming.seat == 4  # on the candidate's phone
     assert {o.value for o in naming.fields[0].options} == {0, 1, 2, 3}  # not the guest, not themself

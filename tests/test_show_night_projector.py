@@ -174,6 +174,8 @@ def test_a_tricky_survival_evening_with_the_event_match(server, browser):
             assert stage["key"] == key
             room.wait_for_function("t => document.getElementById('game-title').textContent === t",
                                    arg=stage["title"]["ko"])
+            # The match's result band has the header's place for its time (docs/stage.md); then the title.
+            room.wait_for_selector("#moment", state="hidden", timeout=15_000)
             titles[key] = room.locator("#game-title").inner_text()
             seen_whole(room, "room", ["#game-title", "#phase", ".panel"], f"the {key} table")
         if step == "over" and key == "bridge":

@@ -44,7 +44,8 @@
     return lang === "ko" ? "열쇠 " + k : "key " + k;
   }
 
-  function placeWords(rank) { return both("최종 " + rank + "위", "Final place " + rank); }
+  // Second place is the runner-up's (준우승), never a loss to be said as one.
+  function placeWords(rank) { return rank === 2 ? both("준우승", "Runner-up") : both("최종 " + rank + "위", "Final place " + rank); }
 
   // -- the evening is over ---------------------------------------------------------------------
 
@@ -109,13 +110,16 @@
       return { state: "out", word: where ? both("탈락 · " + where.ko, "Out in " + where.en) : both("탈락", "Out"),
                hint: both("최종 순위는 쇼가 끝나면 여기에 나옵니다.", "Your final place appears here when the evening ends.") };
     }
+    if (board.runner_up === seat) return { state: "runner-up", word: both("준우승", "Runner-up") };
     if (board.candidate === seat) return { state: "candidate", word: both("탈락 후보", "Elimination candidate") };
     if (board.opponent === seat) return { state: "named", word: both("데스 매치 상대로 지목되었습니다", "Named for the death match") };
     if ((board.tied || []).indexOf(seat) >= 0) {
       return { state: "tied", word: both("최저 점수 동점", "Tied for the lowest score"),
                hint: both("딜러가 탈락 후보를 정합니다.", "The dealer chooses the candidate.") };
     }
-    return { state: "in", word: both("생존", "Still in") };
+    // "생존" once something has happened (a match confirmed): before that nobody survived anything.
+    const played = (view.state.stages || []).some(function (s) { return s.status === "confirmed"; });
+    return played ? { state: "in", word: both("생존", "Still in") } : { state: "in", word: both("참가 중", "In the show") };
   }
 
   function waiting(view, seat) {

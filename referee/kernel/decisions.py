@@ -208,12 +208,18 @@ def expect(turn: Turn, actor: Any, move: Any) -> Decision:
     if d is not None:
         check_shape(d, move)
         return d
-    owed = [d.move for d in turn.decisions if not d.auto and d.seat == actor.seat and actor.kind != "referee"]
+    # In words, not the moves' names: what the move would decide (its decision's prompt, when
+    # someone owes it now; a move nobody owes is named as sent), and what the actor may decide.
+    owed = [d.prompt for d in turn.decisions if not d.auto and d.seat == actor.seat and actor.kind != "referee"]
+    asked = next((d.prompt for d in turn.decisions if d.move == move["type"]), None)
     who_ko, who_en = actor.describe()
+    what_ko, what_en = (f" ({asked.ko})", f" ({asked.en})") if asked else (f" ({move['type']!r})",) * 2
     raise RuleError(
         "move/not_owed",
-        f"{josa(who_ko, '은/는')} 지금 {josa(repr(move['type']), '을/를')} 할 수 없습니다 (가능: {owed or '없음'})",
-        f"{who_en} cannot make {move['type']!r} now (owed: {owed or 'nothing'})",
+        f"{josa(who_ko, '은/는')} 지금 그 결정을 할 수 없습니다{what_ko}. 지금 할 수 있는 것: "
+        f"{', '.join(p.ko for p in owed) or '없음'}",
+        f"{who_en} cannot make that decision now{what_en}. What they may decide now: "
+        f"{', '.join(p.en for p in owed) or 'nothing'}",
         actor=str(actor),
         move=move["type"],
     )

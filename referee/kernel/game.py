@@ -34,9 +34,26 @@ class OptionSpec:
     choices: tuple[Any, ...]
     label: T
     accepts: Callable[[Any, int | None], bool] | None = None
+    # Each choice in words for the console's menus (a choice with none: CHOICE_WORDS, else as is).
+    words: Mapping[Any, T] = field(default_factory=dict)
 
     def allows(self, value: Any, seats: int | None = None) -> bool:
         return self.accepts(value, seats) if self.accepts is not None else value in self.choices
+
+    def word(self, value: Any) -> T:
+        """A choice as staff read it in a menu ("심판이 자동으로", not "referee")."""
+        if value in self.words:
+            return self.words[value]
+        if isinstance(value, str) and value in CHOICE_WORDS:
+            return CHOICE_WORDS[value]
+        return T(str(value), str(value))
+
+
+# The choices many games share, in words.
+CHOICE_WORDS = {
+    "on": T("켬", "On"), "off": T("끔", "Off"), "none": T("없음", "None"),
+    "referee": T("심판이 자동으로", "By the referee"), "dealer": T("딜러가 입력", "Entered by the dealer"),
+}
 
 
 @dataclass(frozen=True)

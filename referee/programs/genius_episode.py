@@ -176,8 +176,11 @@ def final(state: ProgramState) -> Result | None:
 
 def board(state: ProgramState) -> dict[str, Any]:
     scores = points(state)
+    # A tie for the lowest is news only until the dealer breaks it: then the saved are safe, and
+    # no screen keeps saying the dealer is about to choose.
+    tied = lowest(state) if len(lowest(state)) > 1 and state.record("candidate") is None else []
     return {"points": None if scores is None else {str(p): v for p, v in scores.items()}, "guests": sorted(guests(state)),
-            "tied": lowest(state) if len(lowest(state)) > 1 else [], "candidate": candidate(state),
+            "tied": tied, "candidate": candidate(state),
             "opponent": state.record("opponent"), "eliminated": eliminated_player(state)}
 
 
@@ -222,7 +225,8 @@ GAME = program_game(
     options=(
         OptionSpec("guests", "none", ("none", "9,10"),
                    T("게스트 (선수 번호, 쉼표로): 탈락 후보가 되지 않음", "Guests (player numbers): never candidates"),
-                   accepts=guests_allowed),
+                   accepts=guests_allowed,
+                   words={"none": T("게스트 없음", "No guests"), "9,10": T("9번, 10번 선수", "Players 9 and 10")}),
         OptionSpec("deal", "referee", ("referee", "dealer"),
                    T("각 경기의 분배: 심판 자동 또는 딜러 입력", "Each match's deal: by the referee or entered by the dealer")),
     ),

@@ -144,6 +144,8 @@ def keys(state: ProgramState) -> dict[str, list[str]]:
 
 
 def eliminated(state: ProgramState) -> list[dict[str, Any]]:
+    """Who went out, and where: Gallery's below the top four, Bridge's two losers. The final's
+    loser is not out but second (준우승: runner_up)."""
     out = []
     ranking = gallery_ranking(state)
     for p in (ranking or [])[TOP:]:
@@ -151,9 +153,6 @@ def eliminated(state: ProgramState) -> list[dict[str, Any]]:
     split = _bridge_split(state)
     for p in (split[1] if split else []):
         out.append({"player": p, "stage": BRIDGE})
-    final = _winner_and_loser(state, FINAL)
-    if final:
-        out.append({"player": final[1], "stage": FINAL})
     return out
 
 
@@ -183,8 +182,10 @@ def final(state: ProgramState) -> Result | None:
 
 
 def board(state: ProgramState) -> dict[str, Any]:
+    final = _winner_and_loser(state, FINAL)
     return {"keys": keys(state), "eliminated": eliminated(state), "gallery_ranking": gallery_ranking(state),
-            "event_match": _event(state)}
+            "event_match": _event(state), "winner": final[0] if final else None,
+            "runner_up": final[1] if final else None}
 
 
 # -- audience questions (referee.kernel.predictions), from the program's public view only -------------
@@ -230,7 +231,9 @@ GAME = program_game(
     PLAN,
     options=(
         OptionSpec("event_match", "off", ("off", "on"),
-                   T("이벤트 매치: 탈락자 엑스트라 배틀과 3·4위전, 상품 없음", "Event match: the extra battles, no prize")),
+                   T("이벤트 매치: 탈락자 엑스트라 배틀과 3·4위전, 상품 없음", "Event match: the extra battles, no prize"),
+                   words={"off": T("하지 않음 (우승자에게 황금 열쇠)", "No (the winner takes the golden key)"),
+                          "on": T("함 (엑스트라 배틀과 3·4위전, 상품 없음)", "Yes (the extra battles and a third-place match, no prize)")}),
         OptionSpec("deal", "referee", ("referee", "dealer"),
                    T("각 경기의 분배: 심판 자동 또는 딜러 입력", "Each match's deal: by the referee or entered by the dealer")),
     ),

@@ -316,6 +316,14 @@ class Crowd:
         pipe.incr(self.k(show, "seq"))
         pipe.execute()
 
+    def take_off(self, show: str, qid: str, off: bool) -> None:
+        """Staff take a question off the projector (or put it back): the phones keep it."""
+        self._require_question(show, qid)
+        pipe = self.r.pipeline(transaction=True)
+        pipe.hset(self.k(show, "q", qid), "off", "1" if off else "0")
+        pipe.incr(self.k(show, "seq"))
+        pipe.execute()
+
     def show_board(self, show: str, on: bool) -> None:
         """Staff put the audience's leaderboard on the projector (between stages, at the end)."""
         pipe = self.r.pipeline(transaction=True)
@@ -332,18 +340,18 @@ class Crowd:
             return []
         pipe = self.r.pipeline(transaction=False)
         for qid in ids:
-            pipe.hmget(self.k(show, "q", qid), "spec", "state", "opened_ms", "closes_ms", "answer")
+            pipe.hmget(self.k(show, "q", qid), "spec", "state", "opened_ms", "closes_ms", "answer", "off")
             pipe.hgetall(self.k(show, "c", qid))
         raw = pipe.execute()
         out = []
         for i, qid in enumerate(ids):
-            (spec, state, opened, closes, answer), counts = raw[2 * i], raw[2 * i + 1]
+            (spec, state, opened, closes, answer, off), counts = raw[2 * i], raw[2 * i + 1]
             spec = json.loads(spec)
             tally = [int(counts.get(str(j), 0)) for j in range(len(spec["options"]))]
             out.append({"id": qid, "text": spec["text"], "options": [o["label"] for o in spec["options"]],
                         "source": spec.get("source"), "state": state, "counts": tally, "total": sum(tally),
                         "opened_at": int(opened) / 1000, "closes_at": int(closes) / 1000 if int(closes) else None,
-                        "answer": json.loads(answer) if answer else None})
+                        "answer": json.loads(answer) if answer else None, "off": off == "1"})
         return out
 
     def board(self, show: str, size: int = BOARD_SIZE, devices: bool = False) -> list[dict[str, Any]]:
@@ -486,6 +494,7 @@ class CrowdDesk:
         service.commands.update({"ask_question": CrowdDesk.ask_question, "close_question": CrowdDesk.close_question,
                                  "resolve_question": CrowdDesk.resolve_question,
                                  "hide_nickname": CrowdDesk.hide_nickname,
+                                 "question_off": CrowdDesk.question_off,
                                  "audience_board": CrowdDesk.audience_board})
         service.after_table.append(self.after_table)
         service.dealer_extras["crowd"] = self.for_dealer
@@ -530,6 +539,16 @@ class CrowdDesk:
         right = desk.crowd.resolve(show, qid, payload.get("answer"))
         desk.changed(show)
         return {"right": right, "done": {"ko": "정답을 공개했습니다", "en": "Answer shown"}}
+
+    def question_off(service: Any, staff: Any, payload: dict[str, Any]) -> dict[str, Any]:  # noqa: N805
+        desk: CrowdDesk = service.crowd
+        show = service._show(staff, payload)
+        off = payload.get("off", True)
+        require(isinstance(off, bool), "crowd/bad_field", "off는 true 또는 false입니다", "off must be true or false")
+        desk.crowd.take_off(show, payload.get("question"), off)
+        desk.changed(show)
+        return {"done": {"ko": "질문을 프로젝터에서 " + ("내렸습니다" if off else "다시 띄웠습니다"),
+                         "en": "Question " + ("taken off" if off else "put back on") + " the projector"}}
 
     def hide_nickname(service: Any, staff: Any, payload: dict[str, Any]) -> dict[str, Any]:  # noqa: N805
         desk: CrowdDesk = service.crowd

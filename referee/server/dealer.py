@@ -210,6 +210,12 @@ class DealerSide:
         self.changed(show, table.id, everyone=True)
         return {"current": table.id}
 
+    def preview(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
+        """What P would put up (the console's program monitor): the projector's payload with the
+        table on it, public only (the reveal hold included); nothing changes on any screen."""
+        show, table = self._table_of(staff, payload)
+        return {"payload": self.public_payload(show, Moment(self, show), table.id), "done": PREVIEW_DONE}
+
     def void_plan(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         """What a void would undo and apply again, in words, before the dealer confirms it."""
         show, table = self._table_of(staff, payload)
@@ -275,6 +281,7 @@ class DealerSide:
         "reissue": reissue,
         "set_current": set_current,
         "void_plan": void_plan,
+        "preview": preview,
         "clock": clock,
         "release": release,
         "settings": settings,
@@ -379,6 +386,7 @@ DONE = {
 }
 
 
+PREVIEW_DONE = {"ko": "미리보기", "en": "Preview"}
 CLOCK_DONE = {
     "start": {"ko": "시계를 시작했습니다", "en": "Clock started"}, "pause": {"ko": "시계를 멈췄습니다", "en": "Clock paused"},
     "resume": {"ko": "시계를 다시 시작했습니다", "en": "Clock resumed"}, "add": {"ko": "시간을 더했습니다", "en": "Time added"},
@@ -406,6 +414,7 @@ def _games_menu(games: Mapping[str, Game]) -> list[dict[str, Any]]:
         {"id": g.id, "title": g.title.to_json(), "seats": list(g.seats), "usual_seats": g.usual_seats,
          "program": g.program,
          "options": [{"name": o.name, "default": o.default, "choices": list(o.choices), "label": o.label.to_json(),
-                      "free": o.accepts is not None} for o in g.options]}
+                      "words": [o.word(c).to_json() for c in o.choices], "free": o.accepts is not None}
+                     for o in g.options]}
         for g in games.values()
     ]

@@ -244,7 +244,7 @@ def _assets(pictures: list[str], players: bool) -> tuple[dict[str, list[str]], d
         have = assets.game_files(f"/{folder}", suffix)
         files[kind] = [f"assets/{folder}/games/{g}.{suffix}" for g in pictures if g in have]
     own = {"static": ["app.css", "i18n.js", "live.js"],
-           "display": ["display.js", "crowd.js", "crowd.css", "export.js", "export.css"],
+           "display": ["display.js", "stage.js", "crowd.js", "crowd.css", "replay.css", "export.js", "export.css"],
            "phone": ["story.css", "story.js", "export.js", "export.css"] if players else []}
     copies = {f"assets/{folder}/{name}": roots[folder] / name for folder, names in own.items() for name in names}
     wanted = files["shared"] + files["display_js"] + files["display_css"]

@@ -64,7 +64,15 @@ class PublicSide:
             encoded = self.replays.payload(show, moment.info["name"], replay)
             return json.loads(str(encoded)), encoded
         current = moment.info["current"]
-        view = moment.view(current, Audience.public()) if current else None
+        payload = self.public_payload(show, moment, current)
+        encoded = encode_payload(payload)
+        self._public[show] = (moment.public_key or self._public_key(show, current), encoded)
+        return payload, encoded
+
+    def public_payload(self, show: str, moment: Moment, table_id: str | None) -> dict[str, Any]:
+        """The projector's whole payload with `table_id` on it (the current table, or the one
+        the console's preview shows: what P would put up)."""
+        view = moment.view(table_id, Audience.public()) if table_id else None
         payload = {"show": {"id": show, "name": moment.info["name"]}, "table": view,
                    "version": view["version"] if view else 0}
         if view is None or not view["started"] or view["state"].get("program"):
@@ -74,9 +82,7 @@ class PublicSide:
             payload["join"] = {"url": f"{self.base_url()}/join", "audience": f"{self.base_url()}/a/{show}",
                                "players": [{"name": n, "here": c > 0} for n, c in zip(moment.info["roster"], here,
                                                                                          strict=True)]}
-        encoded = encode_payload(payload)
-        self._public[show] = (moment.public_key or self._public_key(show, current), encoded)
-        return payload, encoded
+        return payload
 
     # -- the audience: many screens, few Redis trips ---------------------------------------------
 

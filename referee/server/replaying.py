@@ -21,7 +21,8 @@ import time
 from typing import Any
 
 from referee.kernel import Audience, require
-from referee.table.replay import Frame, frames, highlights, merge
+from referee.table.replay import Frame, frames, merge
+from referee.table.replay import recap as recap_of
 
 from .web import Encoded, encode_payload, every
 
@@ -68,7 +69,7 @@ class Replays:
     def build(self, show: str, tables: list[str], recap: bool) -> list[Frame]:
         stories = [frames(self.service.table(t), Audience.public(), self.service.releases(show, t)) for t in tables]
         story = merge(stories)
-        return highlights(story, self.service.games) if recap else story
+        return recap_of(story, self.service.games) if recap else story
 
     # -- the staff command ------------------------------------------------------------------------
 
@@ -157,7 +158,8 @@ class Replays:
                 "show": {"id": show, "name": name}, "table": view, "version": version,
                 "replay": {"id": state["id"], "index": at, "count": state["count"], "title": state["title"],
                            "recap": state["recap"], "playing": state["playing"] and at < state["count"] - 1,
-                           "what": list(frame.what), "t": frame.t, "release": frame.release}})
+                           "what": list(frame.what), "caption": frame.title, "t": frame.t,
+                           "release": frame.release}})
             if len(self._payloads) > 512:
                 self._payloads.pop(next(iter(self._payloads)))
         return self._payloads[key]
@@ -173,9 +175,13 @@ class Replays:
     def summary(self, show: str, state: dict[str, Any]) -> dict[str, Any]:
         at = self.index(state)
         frame = self.story(show, state)[at]
+        # `pos` and `since` (server time): where a playing replay stands at any moment, so the
+        # console counts its frames on as the projector shows them (a frame every `pace` s).
         return {"index": at, "count": state["count"], "playing": state["playing"] and at < state["count"] - 1,
+                "pos": state["pos"], "since": state["since"],
                 "pace": state["pace"], "recap": state["recap"], "title": state["title"], "tables": state["tables"],
-                "what": list(frame.what), "reveal": frame.reveal, "correction": frame.correction}
+                "what": [frame.title] if frame.title else list(frame.what), "reveal": frame.reveal,
+                "correction": frame.correction}
 
     def tick(self) -> None:
         """Each playing replay moves this process's screens on, frame by frame."""

@@ -32,7 +32,7 @@ from referee.store import RedisStore
 from referee.table import Table
 from referee.table.programs import ProgramRunner
 from referee.table.replay import Release
-from referee.table.runtime import FINISHED, VOIDED
+from referee.table.runtime import FINISHED, STARTED, VOIDED
 
 from .dealer import COMMON_SHEETS, DealerSide, Staff, dealer_room
 from .moment import Moment
@@ -88,7 +88,7 @@ class Service(DealerSide, SeatSide, PublicSide):
         # tables (their own commits follow the same path), and every screen gets its view
         # (the tables' subscribers, Table.on_commit; nothing here calls back into the program).
         self.programs = ProgramRunner(self.store, self.games, self.table, created=self._stage_made)
-        self._on_commit = (self.programs.committed, self._committed)
+        self._on_commit = (self.programs.committed, self._follow, self._committed)
         self._show_of: dict[str, str] = {}
         self._changed_rooms = client.register_script(_CHANGED_ROOMS)
         self.stopping = False  # set by leave()
@@ -152,6 +152,41 @@ class Service(DealerSide, SeatSide, PublicSide):
         stage_moved = table.header.get("stage") is not None and any(
             e["event"]["type"] in (FINISHED, VOIDED) for e in entries)
         self.changed(self.show_of(table), table.id, everyone=table.game.program or stage_moved)
+
+    def _follow(self, table: Table, entries: list[dict[str, Any]]) -> None:
+        """The projector follows the evening by itself (the show's `follow` setting, on unless
+        staff turn it off): a stage opened goes up (its table, before its start), a confirmed
+        result brings the program's board (its result moment, then the next pairing), and a match
+        started goes up unless another live match is on screen. P takes over at any time; the
+        next of these events follows again."""
+        kinds = [e["event"]["type"] for e in entries]
+        if not kinds:
+            return
+        show = self.show_of(table)
+        info = self.shows.info(show)
+        if info["settings"]["follow"] != "on":
+            return
+        target = None
+        if table.game.program:
+            stages = self.programs.stage_tables(table)
+            opened = [e["event"]["data"]["stage"] for e in entries if e["event"]["type"] == "StageOpened"]
+            if "ResultConfirmed" in kinds:
+                target = table.id
+            elif opened and opened[-1] in stages:
+                target = stages[opened[-1]]
+        elif STARTED in kinds:
+            current = info["current"]
+            busy = current not in (None, table.id) and not self.table(current).game.program and self._live(current)
+            target = None if busy else table.id
+        if target is not None and target != info["current"]:
+            self.shows.set_current(show, target)
+            self.changed(show, target, everyone=True)
+
+    def _live(self, table_id: str) -> bool:
+        """A match under way: started, not closed, no result yet."""
+        table = self.table(table_id)
+        folded = table.load()
+        return folded.started and not folded.finished and folded.outlook(table.game).result is None
 
     def _stage_made(self, program: Table, table_id: str) -> None:
         """A program made a stage table (ProgramRunner.created): the show lists it, every screen hears."""

@@ -42,8 +42,11 @@ SHOW_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")  # the whole id (fullmatch: "$"
 NAME_FORBIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
 
 # Show settings (show control), each "on" or "off": the reveal hold keeps every reveal off the
-# projector until the dealer releases it; with players_wait the players' phones wait too.
-SETTINGS = {"reveal_hold": "off", "players_wait": "off"}
+# projector until the dealer releases it; with players_wait the players' phones wait too; with
+# follow the projector follows the evening by itself (the service's director: a stage opened or
+# a match started goes up, a confirmed result brings the program board with it), and P still
+# puts up whatever staff choose.
+SETTINGS = {"reveal_hold": "off", "players_wait": "off", "follow": "on"}
 
 # KEYS: roster. ARGV: name. Appends the name unless it is on the roster: -1, else the new length.
 _ADD_PLAYER = """

@@ -19,10 +19,10 @@ projector draws them with its own pictures, an export writes them to disk.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from referee.kernel import Actor, Audience, Event
+from referee.kernel import Actor, Audience, Event, T
 
 from .runtime import VOIDED, Folded, Table, audience_view, fold, what
 
@@ -49,11 +49,14 @@ class Frame:
     correction: dict[str, str] | None = None  # a void's notice (public words), at the void
     release: bool = False  # the frame is a held reveal, shown where the dealer released it
     events: tuple[str, ...] = field(default=())  # the event types the frame adds
+    # A recap's caption: the moment as a title ("메인 매치: 호러 레이스2 · 9라운드", "데스 매치: 콰트로:
+    # 선수8 승리"), never a log sentence (highlights); None in a plain replay.
+    title: dict[str, str] | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"table": self.table, "at": self.at, "t": self.t, "view": self.view, "what": list(self.what),
                 "reveal": self.reveal, "correction": self.correction, "release": self.release,
-                "events": list(self.events)}
+                "events": list(self.events), "title": self.title}
 
 
 def _state_at(releases: Sequence[Release], version: int, after: bool) -> Release:
@@ -154,6 +157,8 @@ def frames(table: Table, audience: Audience | None = None, releases: Sequence[Re
             # reveals (a recap's highlight scores it by these events, as it would live).
             words, events = words_of([e for e in newly])
         notice = None if correction is None else {"ko": correction["what"]["ko"], "en": correction["what"]["en"]}
+        if notice is not None and not words:  # a correction's frame is captioned by its notice's words
+            words = ({"ko": f"정정: {notice['ko']}", "en": f"Correction: {notice['en']}"},)
         out.append(Frame(table.id, at, t, view, words, bool(newly), notice, release and bool(newly), events))
 
     # Action by action, in the corrected log.
@@ -313,6 +318,46 @@ def highlights(story: Sequence[Frame], games: dict[str, Any]) -> list[Frame]:
     # The final standings close the recap, after the last match's own closing frame.
     final = [f for f in chosen if f.view["state"].get("program") and f.view.get("result") is not None]
     return [f for f in chosen if f not in final] + final[-1:]
+
+
+def recap(story: Sequence[Frame], games: dict[str, Any]) -> list[Frame]:
+    """The evening's recap as the projector plays it: its highlights, each captioned as a title."""
+    by_table: dict[str, list[int]] = {}
+    for i, frame in enumerate(story):
+        by_table.setdefault(frame.table, []).append(i)
+    ends = {id(story[_ending(story, indexes)]) for indexes in by_table.values()}
+    return [replace(f, title=_title(f, id(f) in ends).to_json()) for f in highlights(story, games)]
+
+
+def _title(frame: Frame, ending: bool) -> T:
+    """A recap frame's caption as a producer writes it: the match and what the moment is (who won
+    it; which round), or a program's own moment in its own words; the evening's result is its
+    final standings."""
+    view = frame.view
+    name = T(**(view.get("stage") or {}).get("title") or view["title"])
+    result = view.get("result")
+    if view["state"].get("program"):
+        if result is not None:
+            return T("최종 순위", "Final standings")
+        said = [w for w, e in zip(frame.what, frame.events, strict=False) if e in PROGRAM_MOMENTS] or list(frame.what)
+        return T(**said[0]) if said else name
+    if ending and result is not None:
+        first = [s["seat"] for s in result["standings"] if s["rank"] == 1]
+        who = " · ".join(view["seats"][s] for s in first)
+        if len(first) > 1:
+            return T(f"{name.ko}: 공동 1위 {who}", f"{name.en}: joint first, {who}")
+        if len(view["seats"]) == 2:
+            return T(f"{name.ko}: {who} 승리", f"{name.en}: {who} wins")
+        return T(f"{name.ko}: 1위 {who}", f"{name.en}: first, {who}")
+    rounds = view["state"].get("round")
+    if isinstance(rounds, int) and not isinstance(rounds, bool):
+        return T(f"{name.ko} · {rounds}라운드", f"{name.en} · round {rounds}")
+    # No rounds to count: what the moment reveals, by the head of its words ("첫 번째 카드 공개").
+    if frame.what:
+        head = {lang: frame.what[0][lang].split(":")[0].strip() for lang in ("ko", "en")}
+        if all(0 < len(h) <= 30 for h in head.values()):
+            return T(f"{name.ko} · {head['ko']}", f"{name.en} · {head['en']}")
+    return name
 
 
 def _ending(story: Sequence[Frame], indexes: list[int]) -> int:

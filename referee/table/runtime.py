@@ -801,7 +801,12 @@ def audience_log(entries: list[dict[str, Any]], audience: Audience, game: Game |
         numbered.append((version, entry))
     voided = {e["event"]["data"]["action"]: v for v, e in numbered if e["event"]["type"] == VOIDED}
     out = []
+    heard: set[int] = set()  # the actions whose first entry (the move itself) is listed
     for version, entry in numbered:
+        # What a move set off by the rules (a reveal, a race's start, a scoring) is the referee's
+        # doing, not the player's: only an action's first entry is credited to its actor.
+        actor = entry["actor"] if entry["action"] not in heard or entry["event"]["type"] == VOIDED else str(Actor.referee())
+        heard.add(entry["action"])
         event = Event.from_json(entry["event"])
         visible = event.visible_to(audience)
         if visible["type"] == VOIDED and not dealer:
@@ -810,7 +815,7 @@ def audience_log(entries: list[dict[str, Any]], audience: Audience, game: Game |
             visible["action"] = first_of_action.get(visible["action"], visible["action"])
             visible.pop("reason", None)
         row = {"v": version, "action": first_of_action[entry["action"]], "actor": entry["actor"], "t": entry["t"],
-               "event": visible, "who": who(entry["actor"], names).to_json(),
+               "event": visible, "who": who(actor, names).to_json(),
                "what": what(game, visible, names).to_json(), **({"by": entry["by"]} if "by" in entry else {})}
         if entry["action"] in voided:
             row["voided_by"] = voided[entry["action"]]

@@ -676,8 +676,8 @@
         return;
       }
       const select = el("select", { name: "option:" + o.name });
-      o.choices.forEach(function (c) {
-        select.appendChild(el("option", { value: JSON.stringify(c), selected: c === o.default }, String(c)));
+      o.choices.forEach(function (c, i) {  // each choice in words (OptionSpec.word), never its code
+        select.appendChild(el("option", { value: JSON.stringify(c), selected: c === o.default }, o.words ? tr(o.words[i]) : String(c)));
       });
       box.appendChild(el("label", {}, [el("span", { text: o.label }), select]));
     });
@@ -699,6 +699,8 @@
       toggle("reveal_hold", "공개 보류: 공개 장면(상자 열기, 경매 결과, 레이스 이동, 최종 결과)은 딜러가 '공개'를 누를 때까지 프로젝터에 나오지 않습니다",
              "Reveal hold: a reveal (boxes opening, an auction result, race movement, the final result) waits off the projector until the dealer presses Release"),
       toggle("players_wait", "공개 보류 중에는 선수 휴대폰도 기다림", "During a hold the players' phones wait too"),
+      toggle("follow", "프로젝터 자동 전환: 경기를 열거나 시작하면 그 경기, 결과를 확정하면 프로그램 보드 (P로 언제든 직접 전환)",
+             "The projector follows the evening: a match opened or started goes up, a confirmed result brings the program board (P takes over any time)"),
     );
   }
 
@@ -781,6 +783,7 @@
     renderSettings();
     ConsoleCrowd.render($("crowd"), snapshot.crowd, crowdLive, command);
     ConsoleReplay.render($("replay"), $("replay-bar"), snapshot, command);
+    ConsoleMonitor.render($("monitor"), snapshot, entryOf(selected), function (event, payload) { return live.send(event, payload); });
     const again = active && active.isConnected ? active : keepKey ? document.querySelector("[data-keep='" + keepKey + "']") : null;
     if (again && again !== document.activeElement) {
       again.focus();

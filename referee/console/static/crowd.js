@@ -37,7 +37,12 @@
                               onclick: function () { command("resolve_question", { question: q.id, answer: [i] }); } }, tr(label));
       }))));
     }
-    return el("div", { class: "crowd-question card", "data-question": q.id, "data-state": q.state }, [
+    // The projector shows a question until it has shown its answer a moment (display/crowd.js);
+    // staff may take any question off the projector at any time (the phones keep it).
+    actions.push(el("button", { type: "button", class: "big", "data-action": q.off ? "question-on" : "question-off",
+                                onclick: function () { command("question_off", { question: q.id, off: !q.off }); } },
+                    tr(q.off ? both("프로젝터에 다시 띄우기", "Back on the projector") : both("프로젝터에서 내리기", "Off the projector"))));
+    return el("div", { class: "crowd-question card", "data-question": q.id, "data-state": q.state, "data-off": q.off ? "1" : "0" }, [
       el("div", { class: "crowd-q-head" }, [el("strong", { text: q.text }), el("span", { class: "badge", text: state }),
                                             el("span", { class: "caption" }, tr(both(q.total + "명", q.total + " in")))]),
       q.source && q.source.title ? el("div", { class: "caption", text: q.source.title }) : null,

@@ -10,6 +10,22 @@
 
   function titleOf(v) { return v.stage ? v.stage.title : v.title; }
 
+  // Where the replay stands now: while it plays, a frame every `pace` seconds from `since` (the
+  // server's clock, as server/replaying.py counts it), so the console keeps up with the projector.
+  function indexNow(replay) {
+    if (!replay.playing || replay.since == null) return replay.index;
+    return Math.min(replay.count - 1, replay.pos + Math.floor(Math.max(0, Live.serverNow() - replay.since) / replay.pace));
+  }
+
+  let shown = null;  // the replay the console shows (its place moves on by itself while it plays)
+  setInterval(function () {
+    if (!shown || !shown.playing) return;
+    const text = (indexNow(shown) + 1) + " / " + shown.count;
+    document.querySelectorAll("[data-role='replay-where']").forEach(function (node) {
+      if (node.textContent !== text) node.textContent = text;
+    });
+  }, 250);
+
   function controls(replay, command) {
     const go = function (action, extra) { return function () { command("replay", Object.assign({ action: action }, extra || {})); }; };
     const pace = el("select", { "aria-label": "간격 / Pace", "data-keep": "replay-pace",
@@ -20,7 +36,7 @@
     return el("div", { class: "card replay-controls", "data-role": "replay-controls" }, [
       el("p", { class: "replay-status", "data-role": "replay-status" }, [
         el("strong", { text: replay.recap ? both("하이라이트", "Highlights") : both("다시 보기", "Replay") }),
-        " · " + tr(replay.title) + " · " + (replay.index + 1) + " / " + replay.count,
+        " · " + tr(replay.title) + " · ", el("span", { "data-role": "replay-where" }, (indexNow(replay) + 1) + " / " + replay.count),
         replay.playing ? el("span", { class: "badge", text: both("재생 중", "Playing") }) : null,
       ]),
       el("p", { class: "caption", "data-role": "replay-what" }, replay.what.map(function (w) { return tr(w); }).join(" · ") || "—"),
@@ -45,7 +61,9 @@
                                   onchange: function (e) { chosen = e.target.value || null; } },
                       (program ? [el("option", { value: "", selected: chosen === null }, tr(both("저녁 전체 (프로그램)", "The whole evening (program)")))] : [])
                         .concat(tables.map(function (t) {
-                          return el("option", { value: t.view.table, selected: chosen === t.view.table }, tr(titleOf(t.view)) + " · " + t.view.table);
+                          // By name and players, never the table's id.
+                          return el("option", { value: t.view.table, selected: chosen === t.view.table },
+                                    tr(titleOf(t.view)) + " · " + t.view.seats.join(", "));
                         })));
     if (!program && chosen === null && tables.length) chosen = tables[tables.length - 1].view.table;
     return el("div", { class: "card" }, [
@@ -66,12 +84,13 @@
 
   function render(box, bar, snapshot, command) {
     const replay = snapshot.replay;
+    shown = replay;
     box.replaceChildren.apply(box, [replay ? controls(replay, command) : null, picker(snapshot, command)].filter(Boolean));
     bar.hidden = !replay;
     if (replay) {
       bar.replaceChildren(
         el("span", { text: both("프로젝터: 다시 보기 중 ", "Projector: replay ") }),
-        el("strong", {}, (replay.index + 1) + " / " + replay.count + " "),
+        el("strong", { "data-role": "replay-where" }, (indexNow(replay) + 1) + " / " + replay.count), " ",
         el("button", { type: "button", "data-replay": "stop", onclick: function () { command("replay", { action: "stop" }); } },
            tr(both("라이브로 (L)", "Back to live (L)"))),
       );

@@ -125,7 +125,7 @@ GAME = Game(
         OptionSpec("mission", 1, tuple(range(1, 51)), T("미션 번호 (1-50)", "Mission number (1-50)"),
                    accepts=_mission_allowed),
         OptionSpec("deal", DEAL_REFEREE, (DEAL_REFEREE, DEAL_DEALER),
-                   T("분배: 심판 자동(referee) 또는 딜러 입력(dealer)", "Deal: by the referee or entered by the dealer")),
+                   T("분배: 심판 자동 또는 딜러 입력", "Deal: by the referee or entered by the dealer")),
     ),
     default_seats=4,
     describe=describe,

@@ -97,7 +97,7 @@ GAME = Game(
     result=result,
     options=(
         OptionSpec("deal", DEAL_REFEREE, (DEAL_REFEREE, DEAL_DEALER),
-                   T("분배: 심판 자동(referee) 또는 딜러 입력(dealer)", "Deal: by the referee or entered by the dealer")),
+                   T("분배: 심판 자동 또는 딜러 입력", "Deal: by the referee or entered by the dealer")),
         OptionSpec("gallery_ranks", DEFAULT_RANKS, (DEFAULT_RANKS, "5,6,7,8,9"),
                    T("자리별 갤러리 순위 (자리 순서대로, 예: 7,5,9,6,8)",
                      "Each seat's Gallery rank, in seat order (e.g. 7,5,9,6,8)"),

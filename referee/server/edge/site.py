@@ -17,11 +17,15 @@ def register(w: Wiring) -> None:
     def headers(resp: Response) -> Response:
         resp.headers.setdefault("X-Content-Type-Options", "nosniff")
         resp.headers.setdefault("Referrer-Policy", "no-referrer")
-        resp.headers.setdefault("X-Frame-Options", "DENY")
+        # Only the projector's page may be framed, and only by this server's own pages (the
+        # console's program monitor); nothing else is ever framed.
+        framed = request.path.startswith("/display/")
+        ancestors = "'self'" if framed else "'none'"
+        resp.headers.setdefault("X-Frame-Options", "SAMEORIGIN" if framed else "DENY")
         resp.headers.setdefault(
             "Content-Security-Policy",
             "default-src 'self'; img-src 'self' data:; connect-src 'self'; style-src 'self'; "
-            "script-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+            f"script-src 'self'; frame-ancestors {ancestors}; base-uri 'none'; form-action 'self'",
         )
         # Pages and answers that hold a seat, a login or a show's state are never stored (the
         # assets under /phone-assets and /console-assets are: see `assets`).
