@@ -126,9 +126,11 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
                                  if settings.message_queue else SlicedRooms())
     sio = SocketIO(app, **options)
     if settings.async_mode == "eventlet":
-        from . import outbox  # eventlet's own: imported only when serving with it
+        from . import deflate, outbox  # eventlet's own: imported only when serving with it
 
         outbox.install(sio.server.eio)
+        # Browsers offer compression: each message is deflated once, not once per socket (issue 38).
+        deflate.install(sio.server.eio)
     admission = Admission(app.wsgi_app, settings.admission_slots, settings.admission_hold)
     # Outermost, so Socket.IO's requests (its origin check) see the corrected address too.
     app.wsgi_app = TrustedProxies(admission, settings.trusted_proxies)
