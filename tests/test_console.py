@@ -356,3 +356,21 @@ def test_rehearsal_bots_play_chosen_seats_and_the_log_marks_them(server, browser
     stopped = view_of(server, show, table)["version"]
     time.sleep(1.0)
     assert view_of(server, show, table)["version"] == stopped
+
+
+def test_the_new_show_forms_id_pattern_is_one_chromium_checks(server, browser):
+    """Issue 37: the pattern was an invalid expression under Chromium's `v` flag (it said so in
+    its console), so the browser never checked a show's id."""
+    page = browser.new_page(viewport=LAPTOP)
+    said: list[str] = []
+    page.on("console", lambda msg: said.append(msg.text))
+    page.goto(f"{server.url}/console/login")
+    page.fill("input[name=pin]", PIN)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/console")
+    field = page.locator("input[name=show]")
+    for value, valid in (("bad id!", False), ("Show", False), ("night-1", True)):
+        field.fill(value)
+        assert field.evaluate("f => f.checkValidity()") is valid, value
+    assert not [m for m in said if "pattern" in m.lower()], said
+    page.close()

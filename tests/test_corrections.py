@@ -222,3 +222,26 @@ def test_a_void_names_the_voided_action_in_each_audiences_own_numbering():
     assert void_row["event"]["type"] == "table.voided"
     assert void_row["event"]["action"] == voided_row["action"]  # the public's number, not the table's
     assert str(voided_row["action"]) in void_row["what"]["ko"]
+
+
+def test_a_void_confirmed_after_a_newer_action_came_in_is_refused_and_changes_nothing():
+    """Issue 37: V with bots running named an older action than the log's last. The void carries
+    the newest action its preview showed; one that came in since makes it refuse, clearly."""
+    from referee.kernel import RuleError
+    from referee.store import MemoryStore
+    from referee.table import Table
+
+    table = Table.create(MemoryStore(), "c", "tricky_coin", ["가람", "나래"], seed=1)
+    table.start(Actor.dealer())
+    table.submit(Actor.of_seat(0), {"type": "put_coin", "coin": 5})
+    plan = table.void_plan()
+    assert plan["last"] == plan["target"]["action"]
+    table.submit(Actor.of_seat(1), {"type": "put_coin", "coin": 10})  # a bot, before the confirm
+    before = table.load().version
+    with pytest.raises(RuleError) as refused:
+        table.void(Actor.dealer(), "잘못 입력", plan["target"]["action"], last=plan["last"])
+    assert refused.value.code == "table/moved_on" and "새 행동" in refused.value.ko and "newer" in refused.value.en
+    assert table.load().version == before
+    again = table.void_plan()  # asked again: the last action now, and the void goes through
+    table.void(Actor.dealer(), "잘못 입력", again["target"]["action"], last=again["last"])
+    assert table.load().version > before

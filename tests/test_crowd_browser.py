@@ -164,7 +164,7 @@ def test_the_console_asks_closes_answers_and_moderates(server, browser):
     console.click(f".crowd-question[data-question='{qid}'] [data-answer='1']")
     console.wait_for_selector(f".crowd-question[data-question='{qid}'][data-state=resolved]")
     phone.wait_for_selector("[data-role=verdict].right")
-    console.check("[data-setting=audience_board]")
+    console.click("[data-setting=audience_board][aria-pressed=false]")  # a button that says what the hall will see
     wait_until(lambda: server.snapshot(show)["crowd"]["board_on"], what="the board on")
     console.screenshot(path=str(ARTIFACTS / "crowd-console.png"))
     assert not errors, errors

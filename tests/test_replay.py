@@ -156,3 +156,16 @@ def test_a_replay_shows_no_show_clock():
     table.submit(Actor.of_seat(0), {"type": "put_coin", "coin": 5})
     shown = frames(table)
     assert len(shown) >= 2 and all(f.view["clock"] is None for f in shown)
+
+
+def test_a_programs_own_moments_are_reveals_of_its_replay():
+    """Issue 37: "다음 공개" in the evening's replay jumped from the race's finish to the death
+    match's first opening; the program's own moments (a result confirmed, an opponent named) are
+    reveals too."""
+    from .test_highlights import evening
+
+    program, stages, games = evening("genius_episode", {}, seed=5)
+    told = frames(program)
+    moments = [f for f in told if {"ResultConfirmed", "OpponentNamed"} & set(f.events)]
+    assert moments and all(f.reveal for f in moments)
+    assert not any(f.reveal for f in told if not ({"ResultConfirmed", "OpponentNamed", "TieBroken"} & set(f.events)))

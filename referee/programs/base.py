@@ -207,8 +207,11 @@ def turn(plan: Plan, state: ProgramState) -> Turn:
     running = [plan.stage_titles[s.key] for s in open_stages]
     if plan.final(state) is not None:
         phase = T("프로그램 종료", "Program over")
+    elif len(running) == 1:
+        phase = T(f"진행 중: {running[0].ko}", f"Running: {running[0].en}")
     elif running:
-        phase = T("진행 중: " + ", ".join(t.ko for t in running), "Running: " + ", ".join(t.en for t in running))
+        # Several at once (the event match beside the final): how many, not a list that fills a header.
+        phase = T(f"경기 {len(running)}개 진행 중", f"{len(running)} matches running")
     else:
         phase = T("다음 경기를 기다리는 중", "Waiting for the next match")
     return Turn(phase, tuple(decisions))

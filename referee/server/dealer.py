@@ -150,7 +150,8 @@ class DealerSide:
         show, table = self._table_of(staff, payload)
         self._void_guard(show, table)
         ack = table.void(Actor.dealer(), reason_text(payload.get("reason"), required=True),
-                         payload_field(payload, "action", int, optional=True))
+                         payload_field(payload, "action", int, optional=True),
+                         payload_field(payload, "last", int, optional=True))
         return {"ack": ack.to_json()}
 
     def _void_guard(self, show: str, table: Table) -> None:

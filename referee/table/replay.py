@@ -159,7 +159,10 @@ def frames(table: Table, audience: Audience | None = None, releases: Sequence[Re
         notice = None if correction is None else {"ko": correction["what"]["ko"], "en": correction["what"]["en"]}
         if notice is not None and not words:  # a correction's frame is captioned by its notice's words
             words = ({"ko": f"정정: {notice['ko']}", "en": f"Correction: {notice['en']}"},)
-        out.append(Frame(table.id, at, t, view, words, bool(newly), notice, release and bool(newly), events))
+        # A program's own moments (a result confirmed, a tie broken, an opponent named) are its
+        # reveals: "다음 공개" stops at them too.
+        moment = bool(game.program and set(events) & PROGRAM_MOMENTS)
+        out.append(Frame(table.id, at, t, view, words, bool(newly) or moment, notice, release and bool(newly), events))
 
     # Action by action, in the corrected log.
     i = 0

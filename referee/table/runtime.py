@@ -434,14 +434,25 @@ class Table:
         _require_dealer(actor, "finish")
         return self._command(actor, None, lambda f: [Step(self._finishing(f, reason))])
 
-    def void(self, actor: Actor, reason: str, action: int | None = None) -> Ack:
+    def void(self, actor: Actor, reason: str, action: int | None = None, last: int | None = None) -> Ack:
         """Void an action (the dealer's correction): the last live one by default. Voiding an
         older one voids every later action too and applies their moves again where they are
-        still legal (see ``void_plan``)."""
+        still legal (see ``void_plan``). `last`: the newest action the dealer's preview showed
+        (``void_plan``'s "last"); a newer one came in meanwhile (bots, a phone): refused, so no
+        void ever undoes or re-applies an action the dealer did not see in the preview."""
         _require_dealer(actor, "void")
         require(isinstance(reason, str) and bool(reason.strip()), "table/void_needs_reason",
                 "무효 처리에는 사유가 필요합니다", "A void needs a reason", reason=reason)
-        return self._command(actor, None, lambda f: self._voiding(f, reason.strip(), action)[0])
+
+        def voiding(folded: Folded) -> list[Step]:
+            newest = folded.live_actions[-1] if folded.live_actions else None
+            require(last is None or newest == last, "table/moved_on",
+                    f"미리보기 뒤에 새 행동이 들어왔습니다 ({newest}번). 무효 내용을 다시 확인하고 확정하세요",
+                    f"A newer action came in after the preview (#{newest}); check the void again and confirm",
+                    last=last, newest=newest)
+            return self._voiding(folded, reason.strip(), action)[0]
+
+        return self._command(actor, None, voiding)
 
     def void_plan(self, action: int | None = None) -> dict[str, Any]:
         """What voiding `action` would do, without doing it: the action, the later ones applied
@@ -629,7 +640,7 @@ class Table:
         public = None if first.hidden_from(Audience.public()) else what(
             self.game, first.visible_to(Audience.public()), self.seats).to_json()
         plan: dict[str, Any] = {"target": {**words(by_action[target][0]), "public": public},
-                                "reapplied": [], "conflicts": []}
+                                "reapplied": [], "conflicts": [], "last": live[-1]}
         if not later:
             return steps, plan
         gone = {target, *later}

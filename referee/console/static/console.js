@@ -353,6 +353,15 @@
     });
   }
 
+  // What a seat's chip says: only "제출함" where a sealed step shows the seat is in; before the
+  // start and after the end nothing is owed or done.
+  function seatState(v, owes) {
+    if (!v.started) return both("시작 전", "not started");
+    if (v.finished || v.result) return both("종료", "over");
+    if (owes) return both("입력 대기", "owes");
+    return v.turn && v.turn.sealed ? both("제출함", "in") : both("차례 아님", "not now");
+  }
+
   function owedSeats(entry) {
     const v = entry.view;
     const waiting = new Set((v.turn && v.turn.waiting) || []);
@@ -372,7 +381,7 @@
         el("span", { class: "presence " + (here ? "here" : "away"), title: tr(here ? both("휴대폰 연결됨", "phone connected")
                                                                               : both("휴대폰 없음", "no phone")) }, here ? "●" : "○"),
         el("span", { class: "seat-name" }, (seat + 1) + " " + name),
-        el("span", { class: "seat-state", text: owes ? both("입력 대기", "owes") : both("완료", "done") }),
+        el("span", { class: "seat-state", text: seatState(v, owes) }),
         bots.has(seat) ? el("span", { class: "bot-tag", text: both("봇", "bot") }) : null,
       ]));
     });
@@ -521,7 +530,9 @@
   function openVoid(tableId, action) {
     command("void_plan", { table: tableId, action: action }).then(function (ack) {
       if (!ack.ok) return;
-      voiding = { table: tableId, action: ack.plan.target.action, plan: ack.plan, version: entryOf(tableId).view.version };
+      // Opened as "the last action" (V): a preview asked again names the last action then.
+      voiding = { table: tableId, action: ack.plan.target.action, plan: ack.plan, version: entryOf(tableId).view.version,
+                  last: action === null };
       render();
       // Opened from a log row far down the page: the dialog comes into view, under the sticky bar.
       document.querySelector(".void-dialog").scrollIntoView({ block: "start" });
@@ -561,18 +572,26 @@
     if (voiding.version !== entry.view.version && !voiding.refreshing) {
       // The table moved on since the preview: ask again what the void would do now.
       voiding.refreshing = true;
-      live.send("command", { command: "void_plan", args: { show: showId, table: entry.view.table, action: voiding.action } })
+      live.send("command", { command: "void_plan", args: { show: showId, table: entry.view.table, action: voiding.last ? null : voiding.action } })
         .then(function (ack) {
           if (!voiding) return;
           voiding.refreshing = false;
-          if (ack && ack.ok) { voiding.plan = ack.plan; voiding.version = entry.view.version; render(); }
+          if (ack && ack.ok) {
+            voiding.plan = ack.plan;
+            voiding.action = ack.plan.target.action;
+            voiding.version = entry.view.version;
+            render();
+          }
         });
     }
     return el("form", { class: "void-dialog card", role: "alertdialog", onsubmit: function (e) {
       e.preventDefault();
       if (!reason.value.trim()) { showError({ code: "table/void_needs_reason", ko: "무효 처리에는 사유가 필요합니다", en: "A void needs a reason" }); return; }
-      command("void", { table: entry.view.table, reason: reason.value, action: voiding.action }).then(function (ack) {
+      // The newest action the preview showed: one that came in since is refused (table/moved_on)
+      // and the preview is asked again, never voided or re-applied unseen.
+      command("void", { table: entry.view.table, reason: reason.value, action: voiding.action, last: plan.last }).then(function (ack) {
         if (ack.ok) { voiding = null; render(); }
+        else if (ack.error && ack.error.code === "table/moved_on") { voiding.version = null; render(); }
       });
     } }, [
       el("h3", { text: both("이 행동을 무효로 합니다", "This action will be voided") }),

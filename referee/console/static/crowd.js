@@ -100,11 +100,12 @@
   function boardCard(crowd, command) {
     return el("div", { class: "card crowd-board" }, [
       el("h3", { text: both("관객 순위 (" + crowd.players + "명)", "Audience leaderboard (" + crowd.players + ")") }),
-      el("label", { class: "toggle" }, [
-        el("input", { type: "checkbox", checked: crowd.board_on, "data-setting": "audience_board",
-                      onchange: function (e) { command("audience_board", { on: e.target.checked }); } }),
-        " " + tr(both("프로젝터에 관객 순위 띄우기", "Show the leaderboard on the projector")),
-      ]),
+      // A button that says what the hall will see when it is pressed (and that it is up now).
+      el("button", { type: "button", class: "big" + (crowd.board_on ? " danger" : " primary"), "data-setting": "audience_board",
+                     "aria-pressed": String(!!crowd.board_on),
+                     onclick: function () { command("audience_board", { on: !crowd.board_on }); } },
+         tr(crowd.board_on ? both("관객 순위 내리기 (지금 프로젝터에 있음)", "Take the leaderboard off (on the projector now)")
+                           : both("프로젝터에 관객 순위 띄우기 (상위 10명, 경기 화면 대신)", "Put the leaderboard on the projector (top 10, in the match's place)"))),
       el("ol", {}, (crowd.board || []).map(function (b) {
         return el("li", { "data-device": b.device }, [
           (b.nickname || tr(b.guest)) + " · " + tr(both(b.points + "점", b.points + " pts")) + " ",
