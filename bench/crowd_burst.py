@@ -227,8 +227,10 @@ class Device:
         self.session = aiohttp.ClientSession(
             connector=aiohttp.TCPConnector(limit=0, local_addr=(address_of(self.index), 0)),
             cookie_jar=aiohttp.CookieJar(unsafe=True))  # unsafe: a cookie of a numeric host (127.0.0.1)
-        if self.made:  # a valid id (crowd.is_device), as the page would have set it
-            self.device = secrets.token_urlsafe(16)
+        if self.made:  # an id as the page would have set it: signed with the servers' key (devices.py)
+            from referee.server.devices import new_device  # standard library only: the workers stay light
+
+            self.device = new_device(os.environ["REFEREE_SECRET_KEY"].encode())
             self.session.cookie_jar.update_cookies({DEVICE_COOKIE: self.device})
             return
         async with self.session.get(f"{self.url}/a/{self.show}") as resp:
@@ -564,6 +566,7 @@ async def run(args: argparse.Namespace) -> int:
                   flush=True)
         shared = await asyncio.to_thread(EmbeddedRedis(work / "shared").start)
         env = {"REFEREE_SECRET_KEY": secrets.token_hex(32), "REFEREE_PROXIED": "1"}
+        os.environ["REFEREE_SECRET_KEY"] = env["REFEREE_SECRET_KEY"]  # --made-ids: the workers sign as the servers do
         for name in ["players", *(f"audience{k + 1}" for k in range(args.audience_processes))]:
             (work / name).mkdir()
             servers.append(stp.Server(work / name, gc_log=args.gc_log, shared=shared, env=env, name=name))
@@ -831,7 +834,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=0, help="worker processes for the devices (0: one per 500)")
     p.add_argument("--connect-concurrency", type=int, default=25, help="devices connecting at once per worker")
     p.add_argument("--made-ids", action="store_true",
-                   help="make valid device ids instead of opening /a/<show> for each device's cookie")
+                   help="sign device ids with the servers' key instead of opening /a/<show> for each device's cookie")
     p.add_argument("--pin", action="store_true",
                    help="the players' process, Redis and this script on the first core; the audience processes "
                         "and the devices on the others (as if the hall were other machines)")

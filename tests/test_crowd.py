@@ -24,7 +24,9 @@ from referee.table import Table
 @pytest.fixture
 def crowd(redis_server) -> Crowd:
     client = redis.Redis.from_url(redis_server.url, decode_responses=True)
-    return Crowd(client, f"crowd-{uuid.uuid4().hex[:8]}:", Limits(crowd_device=Limit(1000, 10), crowd_address=Limit(100000, 10)))
+    return Crowd(client, KEY, f"crowd-{uuid.uuid4().hex[:8]}:", Limits(crowd_device=Limit(1000, 10), crowd_address=Limit(100000, 10)))
+
+KEY = b"k" * 32  # the server's secret, signing the devices' ids
 
 
 def devices(n: int) -> list[str]:
@@ -150,7 +152,7 @@ def test_nicknames_are_checked_like_player_names_and_hidden_ones_stay_off_the_bo
 
 def test_rate_limits_per_device_and_per_address(redis_server):
     client = redis.Redis.from_url(redis_server.url, decode_responses=True)
-    crowd = Crowd(client, f"crowd-{uuid.uuid4().hex[:8]}:", Limits(crowd_device=Limit(3, 10), crowd_address=Limit(5, 10)))
+    crowd = Crowd(client, KEY, f"crowd-{uuid.uuid4().hex[:8]}:", Limits(crowd_device=Limit(3, 10), crowd_address=Limit(5, 10)))
     qid = crowd.ask_custom("s", "q", ["a", "b"])
     for _ in range(3):
         crowd.predict("s", qid, "d" * 22, 0, "1.1.1.1")
@@ -176,7 +178,7 @@ def test_a_prediction_is_one_trip_to_redis(redis_server):
             super().send_packed_command(command, check_health)
 
     pool = redis.ConnectionPool.from_url(redis_server.url, connection_class=Counting, decode_responses=True)
-    crowd = Crowd(redis.Redis(connection_pool=pool), f"crowd-{uuid.uuid4().hex[:8]}:")
+    crowd = Crowd(redis.Redis(connection_pool=pool), KEY, f"crowd-{uuid.uuid4().hex[:8]}:")
     qid = crowd.ask_custom("s", "q", ["a", "b"])
     crowd.predict("s", qid, "d" * 22, 0, "1.1.1.1")  # the first reads the question's fixed part once
     sent.clear()

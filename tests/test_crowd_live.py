@@ -15,6 +15,7 @@ import uuid
 
 import pytest
 import requests
+import socketio
 
 from referee.server.crowd import DEVICE_COOKIE
 
@@ -164,3 +165,27 @@ def test_a_socket_without_the_audience_pages_cookie_is_refused_and_staff_command
     assert svg.status_code == 200 and svg.headers["content-type"].startswith("image/svg")
     assert server.snapshot(show)["crowd"]["audience_url"].endswith(f"/a/{show}")
     time.sleep(0)
+
+
+def test_a_made_up_device_id_counts_nothing_and_nicknames_need_a_visible_letter(server):
+    """Issue 34: any 16-64 character cookie was a device (300 made-up ids voted from one address
+    and took the board). An id is the server's, signed; a made-up one is refused on the socket
+    and the audience page gives that phone a real one. A nickname of fillers is refused."""
+    show, table = coin_show(server)
+    qid = server.ok("ask_question", show=show, table=table, key="coin_round")["question"]
+    made_up = "A" * 22 + "." + "B" * 16
+    for fake in ("x" * 24, made_up):
+        with pytest.raises(socketio.exceptions.ConnectionError):  # refused: crowd/no_device
+            Client(server.url, "/crowd", {"show": show}, events=("crowd", "me"), headers={"Cookie": f"{DEVICE_COOKIE}={fake}"})
+    page = requests.get(f"{server.url}/a/{show}", cookies={DEVICE_COOKIE: made_up}, timeout=10)
+    assert page.status_code == 200 and page.cookies[DEVICE_COOKIE] != made_up  # a real one instead
+    phone, _device = hall_phone(server, show)
+    try:
+        voted = phone.call("predict", {"question": qid, "option": 0})
+        assert voted["ok"] and voted["prediction"].get("option") == 0, voted
+        for blank in ("\u3164", "\u2800", "\u0301"):
+            refused = phone.call("nickname", {"name": blank})
+            assert refused["error"]["code"] == "crowd/bad_nickname" and "보이는" in refused["error"]["ko"], refused
+        wait_until(lambda: server.snapshot(show)["crowd"]["questions"][-1]["total"] == 1, what="the one real vote")
+    finally:
+        phone.close()

@@ -209,3 +209,20 @@ def test_the_compose_site_is_the_site_with_the_compose_services():
                 .replace("/var/log/nginx/referee-access.log", "/var/log/nginx/access.log"))
     start = "# TLS:"
     assert compose[compose.index(start):] == expected[expected.index(start):]
+
+
+def test_through_nginx_an_address_opening_the_audience_page_faster_than_people_do_waits(proxied):
+    """Issue 34: 300 devices voted from one address in one second. A device is only an id the
+    page issued (signed), and nginx lets one address open the page a burst of ten times, then
+    two a second (429, nothing made); another address is not held up."""
+    url, _servers, base, _plain = proxied
+    https = requests.Session()
+    https.verify = str(base / "tls" / "ca.crt")
+    https.trust_env = False
+    show = "h" + uuid.uuid4().hex[:8]
+    assert https.post(f"{url}/api/create_show", json={"show": show, "name": "관객"}, headers={"X-Staff-Pin": "4321"},
+                      timeout=30).json()["ok"]
+    answers = [https.get(f"{url}/a/{show}", timeout=10) for _ in range(30)]
+    codes = [a.status_code for a in answers]
+    assert codes[:10] == [200] * 10 and codes.count(429) >= 15, codes
+    assert all("ref_aud" not in a.cookies for a in answers if a.status_code == 429)  # no device made

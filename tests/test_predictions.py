@@ -462,7 +462,7 @@ def test_the_auction_question_closes_in_redis_at_the_auctions_result_and_scores_
 
     client = redis.Redis.from_url(redis_server.url, decode_responses=True)
     prefix = f"pred-{uuid.uuid4().hex[:8]}:"
-    crowd = Crowd(client, prefix, Limits(crowd_device=Limit(1000, 10), crowd_address=Limit(100000, 10)))
+    crowd = Crowd(client, b"k" * 32, prefix, Limits(crowd_device=Limit(1000, 10), crowd_address=Limit(100000, 10)))
     played = Played("tricky_gallery", 9, store=RedisStore(client, prefix))
     view = played.table.view(Audience.public())
     question = from_table(played.game, view, "auction")

@@ -168,7 +168,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     limits = settings.limits
     # The hall's predictions count on the audience's connections: a burst of ten thousand
     # phones voting at once waits for those, never for the ones the players' moves use.
-    crowd = Crowd(audience_client, settings.prefix, limits)
+    crowd = Crowd(audience_client, key, settings.prefix, limits)
     desk = CrowdDesk(crowd, service, publish)
     sio.start_background_task(desk.run, sio.sleep)
     replays = Replays(service, publish)  # the console's 다시 보기 on the projector

@@ -33,7 +33,6 @@ screen shows it.
 from __future__ import annotations
 
 import json
-import secrets
 import time
 import unicodedata
 from collections.abc import Mapping
@@ -44,11 +43,14 @@ import redis
 from referee.kernel import Audience, Game, T, require
 from referee.kernel import predictions as P
 
+from .devices import is_device, new_device
 from .limits import Limit, Limits, RateLimiter, limited
 from .shows import NAME_FORBIDDEN
 from .web import every
 
 NICK_MAX = 12
+# Letters by their category that draw nothing (the Hangul fillers).
+INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
 DEVICE_COOKIE = "ref_aud"
 OPEN, CLOSED, RESOLVED = "open", "closed", "resolved"
 BOARD_SIZE = 10
@@ -167,15 +169,12 @@ def nickname(name: Any) -> str:
             f"The nickname holds a character that cannot be used: U+{ord(bad or ' '):04X}")
     require(0 < len(name) <= NICK_MAX, "crowd/bad_nickname", f"닉네임은 1-{NICK_MAX}자입니다",
             f"A nickname is 1-{NICK_MAX} characters")
+    # A row of the board nobody can read: a name of fillers (U+3164), blank braille (U+2800) or a
+    # lone combining mark shows as an empty line. At least one letter or digit a person sees.
+    require(any(unicodedata.category(ch)[0] in "LN" and ch not in INVISIBLE_LETTERS for ch in name),
+            "crowd/bad_nickname", "닉네임에는 보이는 글자나 숫자가 하나 이상 있어야 합니다",
+            "A nickname needs at least one visible letter or digit")
     return name
-
-
-def new_device() -> str:
-    return secrets.token_urlsafe(16)
-
-
-def is_device(value: Any) -> bool:
-    return isinstance(value, str) and 16 <= len(value) <= 64 and value.replace("-", "").replace("_", "").isalnum()
 
 
 def default_name(device: str) -> T:
@@ -208,8 +207,9 @@ def _text(raw: Any, code: str, most: int) -> str:
 class Crowd:
     """The predictions of every show on one Redis (any number of processes share it)."""
 
-    def __init__(self, client: redis.Redis, prefix: str = "ref:", limits: Limits | None = None) -> None:
+    def __init__(self, client: redis.Redis, key: bytes, prefix: str = "ref:", limits: Limits | None = None) -> None:
         self.r = client
+        self.key = key  # signs the devices' ids (referee/server/devices.py)
         self.p = prefix
         self.limits = limits or Limits()
         self.rates = RateLimiter(client, prefix)
@@ -308,6 +308,14 @@ class Crowd:
         if rank is not None and rank < BOARD_SIZE:  # on the board: the screens show the new name
             self.r.incr(self.k(show, "seq"))
         return chosen
+
+    def new_device(self) -> str:
+        """An id for a phone that opens the audience page for the first time."""
+        return new_device(self.key)
+
+    def is_device(self, value: Any) -> bool:
+        """Only an id this server issued is a device: a made-up one counts nothing."""
+        return is_device(value, self.key)
 
     def hide(self, show: str, device: str, hidden: bool = True) -> None:
         """Staff hide a nickname from the projector (it shows as "관객 1234" there)."""
@@ -554,7 +562,7 @@ class CrowdDesk:
         desk: CrowdDesk = service.crowd
         show = service._show(staff, payload)
         device = payload.get("device")
-        require(is_device(device), "crowd/no_such_device", "없는 관객입니다", "No such audience device")
+        require(desk.crowd.is_device(device), "crowd/no_such_device", "없는 관객입니다", "No such audience device")
         desk.crowd.hide(show, device, bool(payload.get("hidden", True)))
         desk.changed(show)
         return {"done": {"ko": "닉네임 표시를 바꿨습니다", "en": "Nickname display changed"}}

@@ -10,7 +10,7 @@ from flask_socketio import join_room
 
 from referee.kernel import RuleError
 
-from ..crowd import DEVICE_COOKIE, crowd_room, is_device, new_device
+from ..crowd import DEVICE_COOKIE, crowd_room
 from ..web import clean, lane
 from .wiring import Wiring, connect_auth, guard, refusal, unparsed
 
@@ -25,8 +25,8 @@ def register(w: Wiring) -> None:
         if not service.show_exists(show):
             abort(404)
         resp = Response(render_template("audience.html", show=show, name=w.shows.info(show)["name"]))
-        if not is_device(request.cookies.get(DEVICE_COOKIE)):
-            resp.set_cookie(DEVICE_COOKIE, new_device(), httponly=True, samesite="Lax", max_age=3 * 24 * 3600,
+        if not crowd.is_device(request.cookies.get(DEVICE_COOKIE)):  # new, made up or another server's
+            resp.set_cookie(DEVICE_COOKIE, crowd.new_device(), httponly=True, samesite="Lax", max_age=3 * 24 * 3600,
                             secure=request.is_secure)
         return resp
 
@@ -42,7 +42,7 @@ def register(w: Wiring) -> None:
             raise refusal(RuleError("auth/wrong_lane", "이 화면은 그 통로로 연결할 수 없습니다",
                                     "This screen cannot connect in that lane"))
         device = request.cookies.get(DEVICE_COOKIE)
-        if not is_device(device):
+        if not crowd.is_device(device):  # only an id the audience page issued (signed): none made up
             raise refusal(RuleError("crowd/no_device", "관객 페이지를 먼저 여세요 (QR 또는 주소)",
                                     "Open the audience page first (its QR or address)"))
         hall[request.sid] = (show, device)
