@@ -16,10 +16,16 @@
   const SHORT = { steel: both("철", "Stl"), brick: both("벽", "Brk"), paint: both("페", "Pnt") };
   const ROOM = { big: both("대회의실", "Big room"), small: both("소회의실", "Small room") };
 
-  // The map, in vh: island centres at the corners of an 84 x 68 box (.tb-map in the stylesheet).
-  const ISLAND_AT = [[14, 11], [70, 11], [14, 57], [70, 57]];
-  // Where along each bridge its label sits (the diagonals away from the centre where they cross).
-  const LABEL_AT = { AB: 0.5, CD: 0.5, AC: 0.5, BD: 0.5, AD: 0.3, BC: 0.3 };
+  // The map: the islands at the corners of the map's box (seat 0 top left, 1 top right, 2 bottom
+  // left, 3 bottom right), the bridges drawn between their centres, and each bridge's label in a
+  // lane of its own that no island and no other label reaches (tricky_bridge.css): AB above the
+  // middle, CD below it, AC and BD on the left and right bridges, AD and BC where the diagonals
+  // cross (side by side when both fit across, else one above the other). The map takes whatever
+  // height its row has (a question of the hall under the board shortens it); the lanes keep the
+  // labels apart, and off the islands, at any height.
+  const CORNER = [[0, 0], [100, 0], [0, 100], [100, 100]];  // by seat, in % of the bridges' box
+  const LANE = { AB: "top", CD: "bottom", AC: "left", BD: "right", AD: "middle", BC: "middle" };
+  const SVG = "http://www.w3.org/2000/svg";
 
   function nameOf(view, seat) { return view.state.seats[seat].name; }
 
@@ -95,50 +101,55 @@
       points == null ? null : el("span", { class: "tb-bridge-score", "data-role": "score" }, tr(both(points + "점", String(points)))),
     ]);
     const empty = contents && KINDS.every(function (k) { return !contents[k]; });
-    return el("div", { class: "tb-bridge-label" + (lowest ? " lowest" : "") + (contents ? "" : " hidden"), "data-bridge": b.id }, [
+    return el("div", { class: "tb-bridge-label" + (lowest ? " lowest" : "") + (contents ? "" : " hidden"), "data-bridge": b.id,
+                       "data-box": "bridge-" + b.id }, [
       head,
       contents && !empty ? chips(contents, true) : null,
       empty ? el("span", { class: "tb-none", text: both("비어 있음", "empty") }) : null,
     ]);
   }
 
-  // Positions go through the CSSOM: the pages' Content-Security-Policy refuses style attributes.
-  function place(node, x, y, more) {
-    node.style.left = (typeof x === "number" ? x.toFixed(2) : x) + "vh";
-    node.style.top = (typeof y === "number" ? y.toFixed(2) : y) + "vh";
-    Object.keys(more || {}).forEach(function (key) { node.style[key] = more[key]; });
+  function svg(tag, attrs) {
+    const node = document.createElementNS(SVG, tag);
+    Object.keys(attrs).forEach(function (key) { node.setAttribute(key, attrs[key]); });
     return node;
+  }
+
+  // The bridges as lines between the islands' centres (the corners of .tb-bridges), in % so they
+  // follow the map's box at any size: a rail and its planks.
+  function bridgeLines(state) {
+    const lines = svg("svg", { class: "tb-bridge-lines", "aria-hidden": "true" });
+    state.bridges.forEach(function (b) {
+      const p = CORNER[b.seats[0]];
+      const q = CORNER[b.seats[1]];
+      const final = state.final ? state.final.bridges.find(function (x) { return x.id === b.id; }) : null;
+      const g = svg("g", { class: "tb-bridge" + (final && final.lowest ? " lowest" : "") + (b.contents || final ? " shown" : ""),
+                           "data-bridge": b.id });
+      const ends = { x1: p[0] + "%", y1: p[1] + "%", x2: q[0] + "%", y2: q[1] + "%" };
+      g.appendChild(svg("line", Object.assign({ class: "tb-rail" }, ends)));
+      g.appendChild(svg("line", Object.assign({ class: "tb-planks" }, ends)));
+      lines.appendChild(g);
+    });
+    return el("div", { class: "tb-bridges" }, [lines]);
   }
 
   function map(view) {
     const state = view.state;
-    const lines = [];
-    const labels = [];
-    state.bridges.forEach(function (b) {
-      const p = ISLAND_AT[b.seats[0]];
-      const q = ISLAND_AT[b.seats[1]];
-      const dx = q[0] - p[0];
-      const dy = q[1] - p[1];
-      const length = Math.sqrt(dx * dx + dy * dy);
-      const angle = Math.atan2(dy, dx) * 180 / Math.PI;
-      const final = state.final ? state.final.bridges.find(function (x) { return x.id === b.id; }) : null;
-      lines.push(place(el("div", {
-        class: "tb-bridge" + (final && final.lowest ? " lowest" : "") + (b.contents || final ? " shown" : ""),
-        "data-bridge": b.id,
-      }), p[0], p[1], { width: length.toFixed(2) + "vh", transform: "rotate(" + angle.toFixed(2) + "deg)" }));
-      const t = LABEL_AT[b.id];
-      labels.push(place(bridgeLabel(view, b), p[0] + dx * t, p[1] + dy * t));
-    });
+    const lanes = {};
+    ["top", "bottom", "left", "right", "middle"].forEach(function (lane) { lanes[lane] = el("div", { class: "tb-lane " + lane }); });
+    state.bridges.forEach(function (b) { lanes[LANE[b.id] || "middle"].appendChild(bridgeLabel(view, b)); });
     const islands = state.seats.map(function (s) {
-      const at = ISLAND_AT[s.seat];
       const out = state.final && state.final.out.indexOf(s.seat) >= 0;
-      return place(el("div", { class: "tb-island tbi-" + s.island + (out ? " out" : ""), "data-seat": String(s.seat) }, [
-        el("div", { class: "tb-island-letter" }, s.island),
-        el("div", { class: "tb-island-name" }, s.name),
+      return el("div", { class: "tb-island at" + s.seat + " tbi-" + s.island + (out ? " out" : ""), "data-seat": String(s.seat),
+                         "data-box": "island-" + s.island }, [
+        el("div", { class: "tb-island-title" }, [
+          el("span", { class: "tb-island-letter" }, s.island),
+          el("span", { class: "tb-island-name" }, s.name),
+        ]),
         islandStatus(view, s),
-      ]), at[0], at[1]);
+      ]);
     });
-    return el("div", { class: "tb-map" }, lines.concat(labels, islands));
+    return el("div", { class: "tb-map" }, [bridgeLines(state)].concat(Object.values(lanes), islands));
   }
 
   // -- the rooms -------------------------------------------------------------------------------
@@ -164,9 +175,11 @@
         outcome = el("span", { class: "tb-lost", "data-role": "lost" }, stamps.length ? stamps : "—");
       }
     }
-    return el("div", { class: cls, "data-slot": String(slot), "data-kind": kind }, [
+    return el("div", { class: cls, "data-slot": String(slot), "data-kind": kind, "data-box": "slot-" + room.room + slot }, [
       el("span", { class: "tb-slot-no" }, String(slot)),
-      el("span", { class: "tb-slot-kind", text: KIND[kind] }),
+      // the kind's name, and its short form for a room drawn in one row of slots (a short board)
+      el("span", { class: "tb-slot-kind" }, [el("span", { class: "tb-long", text: KIND[kind] }),
+                                             el("span", { class: "tb-short", text: SHORT[kind] })]),
       outcome,
     ]);
   }
@@ -194,7 +207,7 @@
       ? el("div", { class: "tb-slots" }, room.slots.map(function (kind, i) { return slotTile(view, room, i + 1, kind); }))
       : el("div", { class: "tb-slots-wait", text: both("칸 배치를 기다리는 중", "Waiting for the layout") });
     return el("div", { class: "tb-room" + (room.contract ? " revealed" : "") + (fresh ? " fresh" : "") + (compact ? " compact" : ""),
-                       "data-room": room.room }, [
+                       "data-room": room.room, "data-box": "room-" + room.room }, [
       el("div", { class: "tb-room-head" }, [el("span", { class: "tb-room-title", text: ROOM[room.room] }), status]),
       el("div", { class: "tb-room-names" }, names),
       compact ? null : slots,
@@ -213,7 +226,7 @@
       return pair.split("").map(function (letter) { return nameOf(view, "ABCD".indexOf(letter)); }).join(" · ");
     });
     return el("div", { class: "tb-rooms" }, [
-      el("div", { class: "tb-next" }, [
+      el("div", { class: "tb-next", "data-box": "next" }, [
         el("div", { class: "tb-label", text: both(state.round + "라운드 회의실 배정 중", "Round " + state.round + ": assigning the rooms") }),
         el("div", { class: "tb-next-line", text: both("예정 — 대회의실 " + pairs[0] + " / 소회의실 " + pairs[1],
                                                       "Scheduled — big room " + pairs[0] + " / small room " + pairs[1]) }),
@@ -241,7 +254,7 @@
       el("span", { text: both("세트", "Sets") }), el("span", { text: both("남음", "Left") }), el("span", { text: both("점수", "Score") }),
     ]);
     const rows = f.bridges.map(function (b) {
-      return el("div", { class: "tb-score-row" + (b.lowest ? " lowest" : ""), "data-bridge": b.id }, [
+      return el("div", { class: "tb-score-row" + (b.lowest ? " lowest" : ""), "data-bridge": b.id, "data-box": "score-" + b.id }, [
         el("span", { class: "tb-score-id" }, b.id),
         el("span", { class: "tb-score-names" }, b.seats.map(function (seat) { return nameOf(view, seat); }).join(" · ")),
         chips(b.contents, false),
@@ -253,8 +266,8 @@
     });
     const names = function (list) { return list.map(function (seat) { return nameOf(view, seat); }).join(" · "); };
     const verdict = el("div", { class: "tb-verdict" }, [
-      el("div", { class: "tb-verdict-out", "data-role": "out", text: both("탈락: " + names(f.out), "Out: " + names(f.out)) }),
-      el("div", { class: "tb-verdict-in", "data-role": "advance", text: both("진출: " + names(f.advance), "Advance: " + names(f.advance)) }),
+      el("div", { class: "tb-verdict-out", "data-role": "out", "data-box": "out", text: both("탈락: " + names(f.out), "Out: " + names(f.out)) }),
+      el("div", { class: "tb-verdict-in", "data-role": "advance", "data-box": "advance", text: both("진출: " + names(f.advance), "Advance: " + names(f.advance)) }),
     ]);
     return el("div", { class: "tb-scoring" }, [head].concat(rows, [verdict]));
   }
@@ -299,7 +312,7 @@
     board.replaceChildren(el("div", { class: "tb" + (over ? " over" : "") }, [
       topStrip(view),
       el("div", { class: "tb-main" }, [over ? scoring(view) : map(view)]),
-      over ? null : el("div", { class: "tb-side" }, [rooms(view, fresh)]),
+      over ? null : el("div", { class: "tb-side", "data-box": "rooms" }, [rooms(view, fresh)]),
     ]));
     return moment(view, previous, fresh);
   }
