@@ -106,7 +106,9 @@ def clean(page: Any) -> None:
 
 
 def board_of(page: Any) -> dict[str, str]:
-    """What the projector's stage says: the header and the board, as text."""
+    """What the projector's stage says: the header and the board, as text (a moment the frame
+    flashes, which has the board's place for its time, taken down first)."""
+    page.evaluate("() => Display.hideMoment()")
     return page.evaluate("""() => ({title: document.getElementById('game-title').innerText,
       phase: document.getElementById('phase').innerText, sealed: document.getElementById('sealed').innerText,
       board: document.getElementById('board').innerText})""")
@@ -210,7 +212,8 @@ def test_an_ended_show_exports_its_public_story_and_each_players_sealed_record(s
         frame = exported["frames"][i]
         view = frame["view"]
         # Drawn from the frame: each seat's points, as the frame says.
-        points = page.locator("#board [data-role=points]").all_inner_texts()
+        # (its text, not what shows: a moment the frame flashes has the board's place for its time)
+        points = page.locator("#board [data-role=points]").all_text_contents()
         assert points == [str(s["points"]) for s in view["state"]["seats"]]
         assert page.inner_text("#export-bar [data-role=where]") == f"{i + 1} / {count}"
         # And the same as the live projector page draws the frame.
