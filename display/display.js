@@ -289,12 +289,7 @@
         joinUrl(join.url, "join-url", compact),
         el("div", { class: "join-hint", text: both("카드의 QR을 찍거나, 이 주소에서 카드의 코드를 입력하세요",
                                                     "Scan the QR on your card, or enter its code at this address") }),
-        // The hall plays along on its own phones (issue 28): its own address, no card needed.
-        !compact && join.audience ? el("div", { class: "join-audience", "data-role": "audience-join" }, [
-          el("img", { class: "join-audience-qr", src: "/display/" + encodeURIComponent(show) + "/audience.svg", alt: "QR: " + join.audience }),
-          el("div", {}, [el("div", { class: "join-audience-title", text: both("관객 예측 참여", "Audience: play along") }),
-                         joinUrl(join.audience, "join-audience-url", true, "audience-url")]),
-        ]) : null,
+        !compact && join.audience ? audienceJoin(show, join.audience) : null,
       ]),
       el("div", { class: "join-who" }, [
         el("div", { class: "join-count", "data-role": "here", text: both(here + " / " + join.players.length + "명 입장",
@@ -305,6 +300,33 @@
             el("span", { class: "join-dot" }), el("span", { class: "join-name" }, p.name)]);
         }).concat(more > 0 ? [el("li", { class: "join-more", text: both("외 " + more + "명", "and " + more + " more") })] : [])),
       ]),
+    ]);
+  }
+
+  // The hall plays along on its own phones (issue 28): its own address, no card needed.
+  function audienceJoin(show, url) {
+    return el("div", { class: "join-audience", "data-role": "audience-join" }, [
+      el("img", { class: "join-audience-qr", src: "/display/" + encodeURIComponent(show) + "/audience.svg", alt: "QR: " + url }),
+      el("div", {}, [el("div", { class: "join-audience-title", text: both("관객 예측 참여", "Audience: play along") }),
+                     joinUrl(url, "join-audience-url", true, "audience-url")]),
+    ]);
+  }
+
+  function everyoneHere(snapshot) {
+    return snapshot.join.players.every(function (p) { return p.here; });
+  }
+
+  // A made table not started, every phone here: its title and its players (two as a pairing),
+  // and the hall's QR where the audience plays along.
+  function upNext(snapshot, view) {
+    const names = view.seats || [];
+    const audience = snapshot.join.audience;
+    return el("div", { class: "up-next", "data-role": "up-next" }, [
+      el("div", { class: "up-next-label", text: both("다음 경기", "Up next") }),
+      el("div", { class: "up-next-title", text: view.stage ? view.stage.title : view.title }),
+      el("div", { class: "up-next-pairing" + (names.length > 2 ? " many" : ""), "data-role": "pairing",
+                  text: names.length === 2 ? names[0] + " vs " + names[1] : names.join(" · ") }),
+      audience ? audienceJoin($("display").dataset.show, audience) : null,
     ]);
   }
 
@@ -387,10 +409,12 @@
     const fix = correction(view);
     const picture = (window.DisplayGames || {})[game];
     if (!view || (!view.started && snapshot.join)) {
-      // Before a match: the join screen (with what comes next, if a table is made).
+      // Before a match: the join screen; once everyone is here, what comes next (the made
+      // table's players, large) with the hall's own way in.
       previous = view;
       board.dataset.join = snapshot.join ? "screen" : "none";
-      if (snapshot.join) board.replaceChildren(joinPanel(snapshot, false));
+      if (view && snapshot.join && everyoneHere(snapshot)) board.replaceChildren(upNext(snapshot, view));
+      else if (snapshot.join) board.replaceChildren(joinPanel(snapshot, false));
       else board.replaceChildren(el("div", { class: "result", text: both("곧 시작합니다", "Starting soon") }));
       Stage.fit();
       header(snapshot);

@@ -215,7 +215,7 @@ def test_the_story_waits_for_a_held_final_reveal_and_opens_once_it_is_released(h
     with pytest.raises(RuleError) as refused:
         story_of(house, 0, table)
     assert refused.value.code == "story/not_yet" and "공개" in refused.value.ko
-    house.ok("release", show="s", table=table)
+    house.ok("release", show="s", table=table, all=True)
     snapshot = service.seat_snapshot(house.svc.link(0))
     assert snapshot["table"]["result"] is not None and snapshot["stories"] is True
     assert story_of(house, 0, table)["lines"]
@@ -377,3 +377,28 @@ def test_story_and_sync_on_a_phone_are_rate_limited(tmp_path):
             other.close()
     finally:
         server.stop()
+
+
+def test_a_release_plays_a_long_hold_reveal_by_reveal(house):
+    """Issue 37: "공개 (R)" on a long hold jumped the projector to the live table; the hall never
+    saw the first reveals. Each R shows the next held reveal (and what came after it, up to the
+    one after); "모두 공개" catches up at once. The replay shows each where it was released."""
+    house.ok("settings", show="s", name="reveal_hold", value="on")
+    table = house.svc.table
+    for _round in (1, 2, 3):
+        for seat, coin_ in ((0, 1), (1, 1)):
+            coin(house, seat, {"type": "put_coin", "coin": coin_}, table)
+        for seat in (0, 1):
+            coin(house, seat, {"type": "choose_token", "token": "STOP"}, table)
+    public = lambda: house.public("s", table)  # noqa: E731
+    assert opened(public()) == [] and house.snapshot("s")["tables"][0]["held"]["count"] == 3
+    first = house.ok("release", show="s", table=table)
+    assert first["left"] == 2 and "2개" in first["done"]["ko"]
+    assert [o["round"] for o in opened(public())] == [1] and public()["state"]["round"] == 2
+    house.ok("release", show="s", table=table)
+    assert [o["round"] for o in opened(public())] == [2]
+    rest = house.ok("release", show="s", table=table, all=True)
+    assert rest["left"] == 0 and [o["round"] for o in opened(public())] == [3]
+    # The replay: each reveal at its own release, in order.
+    released = [f.view["state"]["opened"][0]["round"] for f in house.frames("s", [table]) if f.release]
+    assert released == [1, 2, 3]

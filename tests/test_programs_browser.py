@@ -63,7 +63,9 @@ def test_the_console_takes_a_genius_evening_through_both_matches_while_phones_fo
         for page in phones:  # made, not started: every phone says what comes next
             page.wait_for_selector("#decision .waiting strong:text('곧 시작')")
         phones[0].screenshot(path=str(ARTIFACTS / "program-phone-soon.png"))
-        projector.wait_for_selector(".pg-stage[data-stage='main_match']")
+        # The projector follows the evening to the opened stage: everyone is here, so what comes
+        # next (the race's players) with the hall's QR.
+        projector.wait_for_selector("[data-role='up-next'] :text('메인 매치')")
         projector.screenshot(path=str(ARTIFACTS / "program-projector-board.png"))
 
         console.click(f"#table-tabs [data-table='{race}']")

@@ -112,12 +112,13 @@ def test_a_genius_evening_over_sockets_with_a_crash_in_the_middle(server, tmp_pa
 
         evening.dealer(evening.program, {"type": "open_stage", "stage": "main_match"})
         race = next(t for t in evening.snapshot()["show"]["tables"] if "main_match" in t)
-        # Made, not started: every phone says what comes next; the projector stays on the program.
+        # Made, not started: every phone says what comes next; the projector follows the evening to
+        # the opened stage (the show's `follow` setting, on by default).
         for player in range(len(NAMES)):
             wait(lambda p=player: evening.focus(p) == race, what=f"phone {player} on the race")
             mine = evening.phones[player].latest()
             assert any(t["table"] == race and t["status"] == "ready" for t in mine["tables"])
-        assert evening.snapshot()["show"]["current"] == evening.program
+        assert evening.snapshot()["show"]["current"] == race
 
         server.ok("start", show=evening.show, table=race)
         evening.play(race, until_over=False, steps=40)  # part of the race ...

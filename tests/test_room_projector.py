@@ -353,8 +353,9 @@ def test_every_rounds_box_opening_is_a_moment_on_the_projector(server, browser):
         coin_moves(server, show, table, 1, {"type": "choose_token", "token": "STOP"})
         projector.wait_for_selector(f"#moment:not([hidden]):has-text('{says}')")
         assert projector.locator(f".panel[data-seat='0'] .history:has-text('{rnd}라운드 개봉')").count() == 1
-        # The sums are the page's to add (the view sends the boxes only).
-        assert [projector.locator(f".panel[data-seat='{seat}'] .history strong").inner_text().strip()
+        # The sums are the page's to add (the view sends the boxes only); read under the moment,
+        # which hides the board while it plays (the layer model).
+        assert [projector.locator(f".panel[data-seat='{seat}'] .history strong").text_content().strip()
                 for seat in (0, 1)] == [f"= {coin0}", f"= {coin1}"]
         projector.wait_for_selector("#moment", state="hidden", timeout=10_000)
     # Two coins a box (both GO, one more coin each, both STOP): the sums are added, not read off
@@ -363,7 +364,7 @@ def test_every_rounds_box_opening_is_a_moment_on_the_projector(server, browser):
         coin_moves(server, show, table, seat, {"type": "choose_token", "token": coin} if isinstance(coin, str)
                    else {"type": "put_coin", "coin": coin})
     projector.wait_for_selector("#moment:not([hidden]):has-text('가영 11 : 21 나래')")
-    assert [projector.locator(f".panel[data-seat='{seat}'] .history strong").inner_text().strip()
+    assert [projector.locator(f".panel[data-seat='{seat}'] .history strong").text_content().strip()
             for seat in (0, 1)] == ["= 11", "= 21"]
     assert not projector.errors, projector.errors
 
@@ -441,11 +442,13 @@ def test_the_last_move_plays_out_before_the_header_says_match_over_and_the_finis
         assert projector.locator(".hr-result").count() == 0
         projector.wait_for_timeout(300)
     projector.wait_for_selector(".hr[data-animating='0'] .hr-result", timeout=15_000)
-    projector.wait_for_selector("#phase:text('경기 종료')")
-    # The finish is a band over the header; the rankings stay in view under it.
+    # The finish is a band in the header's place (the layer model: it replaces the header for
+    # its time); the rankings stay in view under it. Then the header says the match is over.
     projector.wait_for_selector("#moment.band:not([hidden]):has-text('골인')")
+    assert projector.locator("#phase").text_content() == "경기 종료"
     band, ranking = box(projector, "#moment"), box(projector, ".hr-result")
     assert band["y"] + band["height"] <= ranking["y"], (band, ranking)
+    projector.wait_for_selector("#phase:text('경기 종료')", timeout=10_000)
     projector.screenshot(path=str(ARTIFACTS / "room-projector-horror-race-finish.png"))
     assert not projector.errors, projector.errors
 

@@ -258,15 +258,17 @@ def test_a_genius_episode_names_the_opponent_eliminates_and_ranks_with_points(se
         if step == "confirmed" and key == "main_match":
             for screen, page in pages.items():
                 wait_moment(page, "메인 매치: 호러 레이스2 결과")
+                # The moment replaces the board while it plays (the layer model); then the board.
+                page.wait_for_selector("#moment", state="hidden", timeout=15_000)
                 assert page.locator(".pg-player").count() == players
                 points = page.locator(".pg-player [data-role='points']").all_inner_texts()
                 assert points == [f"{board['points'][str(p)]}점" for p in range(players)]
                 seen_whole(page, screen, [".pg-player", ".pg-name", "[data-role='points']", ".pg-stage", "[data-role='next']"],
                            "the board after the main match")
-                page.wait_for_selector("#moment", state="hidden", timeout=15_000)
                 shoot(page, f"genius{players}-after-main-{screen}")
         if step == "opened" and key == "death_match":
-            # The candidate named the opponent: a moment, then the duel's pairing, large.
+            # The candidate named the opponent: a moment, then the duel's pairing, large (the
+            # opened duel goes up by itself, every phone here: what comes next).
             said = f"{names[board['candidate']]} → {names[board['opponent']]} 지목!"
             for page in pages.values():
                 wait_moment(page, said)

@@ -398,7 +398,8 @@ def test_second_coin_before_the_reveal_is_not_owed():
     state, _ = put(new_state(), 0, 5)
     err = rule_error(state, Actor.of_seat(0), {"type": "put_coin", "coin": 1})
     assert err.code == "move/not_owed"
-    assert "seat 1" in err.en and "put_coin" in err.en
+    # The error names the decision in words, as the phone's prompt does.
+    assert "seat 1" in err.en and "Choose a coin to put in your box" in err.en
 
 
 def test_second_token_before_the_reveal_is_not_owed():
@@ -418,7 +419,7 @@ def test_second_token_before_the_reveal_is_not_owed():
 def test_an_actor_without_a_seat_in_the_match_owes_nothing(actor):
     err = rule_error(new_state(), actor, {"type": "put_coin", "coin": 5})
     assert err.code == "move/not_owed"
-    assert "put_coin" in err.en
+    assert "Choose a coin to put in your box" in err.en
 
 
 def test_a_seat_cannot_act_for_the_other_seat():

@@ -230,11 +230,18 @@ class DealerSide:
         return {"ack": ack.to_json(), "done": CLOCK_DONE.get(action)}
 
     def release(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
-        """The reveal hold: the projector may now show everything up to the table's version."""
+        """The reveal hold: the projector shows the next held reveal (with what came after it, up
+        to the one after), so a long hold plays out reveal by reveal with its moments, as the
+        room would have seen it; ``all``: everything up to the table's version at once."""
         show, table = self._table_of(staff, payload)
-        self._mark_released(table.id, table.load().version, True)
+        version = table.load().version
+        held = self.held_reveals(table.id)
+        upto = version if payload.get("all") is True or len(held) < 2 else held[1] - 1
+        self._mark_released(table.id, version, True, released=upto)
         self.changed(show, table.id)
-        return {}
+        left = 0 if upto == version else len(held) - 1
+        return {"left": left, "done": {"ko": "공개했습니다" + (f" (보류 {left}개 남음)" if left else ""),
+                                       "en": "Released" + (f" ({left} more held)" if left else "")}}
 
     def settings(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:
         show = self._show(staff, payload)

@@ -122,7 +122,8 @@ class Moment:
         table = self.service.table(table_id)
         entry = table.store.entries(table_id, after=cut)[0]
         return {"v": entry["v"], "what": what(table.game, entry["event"]["data"] | {"type": entry["event"]["type"]},
-                                              table.seats).to_json()}
+                                              table.seats).to_json(),
+                "count": len(self.service.held_reveals(table_id))}
 
     def version_of(self, table_id: str | None) -> int:
         return self.folded(table_id).version if table_id else 0

@@ -205,13 +205,15 @@ class Service(DealerSide, SeatSide, PublicSide):
 
     # -- the reveal hold's release history -----------------------------------------------------
 
-    def _mark_released(self, table_id: str, version: int, hold: bool) -> None:
-        """What the projector may show of a table from now (everything up to `version`, and
-        whether the hold is on), and the same in the table's release history: a replay shows a
-        held reveal where it was released (referee.table.replay)."""
+    def _mark_released(self, table_id: str, version: int, hold: bool, released: int | None = None) -> None:
+        """What the projector may show of a table from now (everything up to `released`, by
+        default the table's `version` now, and whether the hold is on), and the same in the
+        table's release history: a replay shows a held reveal where it was released
+        (referee.table.replay)."""
+        released = version if released is None else released
         pipe = self.r.pipeline(transaction=True)
-        pipe.set(self._released_key(table_id), version)
-        pipe.rpush(self.releases_key(table_id), json.dumps([version, version, hold, time.time()]))
+        pipe.set(self._released_key(table_id), released)
+        pipe.rpush(self.releases_key(table_id), json.dumps([version, released, hold, time.time()]))
         pipe.execute()
 
     def releases_key(self, table_id: str) -> str:
@@ -238,6 +240,20 @@ class Service(DealerSide, SeatSide, PublicSide):
 
     def _released_key(self, table_id: str) -> str:
         return f"{self.prefix}released:{table_id}"
+
+    def held_reveals(self, table_id: str) -> list[int]:
+        """With the reveal hold on: the versions of the held reveals' first entries, one per
+        action (a move that reveals twice, the tokens and the boxes, is one reveal), in order."""
+        table = self.table(table_id)
+        if not table.game.reveals:
+            return []
+        folded = table.load()
+        released = int(self.r.get(self._released_key(table_id)) or 0)
+        out: dict[int, int] = {}
+        for entry in table.store.entries(table_id, after=released):
+            if entry["event"]["type"] in table.game.reveals and entry["action"] not in folded.voided:
+                out.setdefault(entry["action"], entry["v"])
+        return list(out.values())
 
     def hold_cut(self, table_id: str) -> int | None:
         """With the reveal hold on: the version just before the first reveal the dealer has not

@@ -59,13 +59,13 @@ class Frame:
                 "events": list(self.events), "title": self.title}
 
 
-def _state_at(releases: Sequence[Release], version: int, after: bool) -> Release:
-    """The hold in force when the log stood at `version`: before what staff did then (an
-    action's frame), or `after` it (a release's frame). The history begins with the table's
-    creation (version 0: Service.releases); an empty one means the hold was never on."""
+def _state_at(releases: Sequence[Release], version: int) -> Release:
+    """The hold in force when the log stood at `version`, before what staff did then. The
+    history begins with the table's creation (version 0: Service.releases); an empty one means
+    the hold was never on."""
     found = Release(0, 0, False)
     for release in releases:
-        if release.at < version or (after and release.at == version):
+        if release.at < version:
             found = release
     return found
 
@@ -119,9 +119,11 @@ def frames(table: Table, audience: Audience | None = None, releases: Sequence[Re
                 tuple(e.type for e in visible))
 
     def emit(prefix: int, at: int, t: float, group: Sequence[dict[str, Any]] = (), correction: dict | None = None,
-             release: bool = False) -> None:
+             release: Release | None = None) -> None:
         nonlocal last
-        state = _state_at(releases, at, release)
+        # A release's frame shows what that very release let through (several may come at one
+        # version: R pressed reveal by reveal); an action's, the hold in force before it.
+        state = release if release is not None else _state_at(releases, at)
         cut = None
         if state.hold and game.reveals:
             cut = next((i for i, e in enumerate(kept[:prefix]) if e["v"] > state.released
@@ -136,7 +138,7 @@ def frames(table: Table, audience: Audience | None = None, releases: Sequence[Re
         if correction is not None:
             # The void of what the hall had not been shown (a held reveal, or what waited with it):
             # no notice. What it was shown ends at the first reveal it was waiting for then.
-            then = _state_at(releases, correction["v"], False)
+            then = _state_at(releases, correction["v"])
             waiting = [e["v"] for e in entries if then.released < e["v"] < correction["v"]
                        and e["event"]["type"] in game.reveals] if then.hold else []
             if waiting and correction["undone"] >= min(waiting):
@@ -152,7 +154,7 @@ def frames(table: Table, audience: Audience | None = None, releases: Sequence[Re
         newly = [e for e in kept[:prefix if cut is None else min(prefix, cut)]
                  if e["event"]["type"] in game.reveals and e["v"] not in shown]
         shown.update(e["v"] for e in newly)
-        if release and newly:
+        if release is not None and newly:
             # A held reveal shown where it was released: the frame says and counts what it
             # reveals (a recap's highlight scores it by these events, as it would live).
             words, events = words_of([e for e in newly])
@@ -162,7 +164,7 @@ def frames(table: Table, audience: Audience | None = None, releases: Sequence[Re
         # A program's own moments (a result confirmed, a tie broken, an opponent named) are its
         # reveals: "다음 공개" stops at them too.
         moment = bool(game.program and set(events) & PROGRAM_MOMENTS)
-        out.append(Frame(table.id, at, t, view, words, bool(newly) or moment, notice, release and bool(newly), events))
+        out.append(Frame(table.id, at, t, view, words, bool(newly) or moment, notice, release is not None and bool(newly), events))
 
     # Action by action, in the corrected log.
     i = 0
@@ -180,13 +182,13 @@ def frames(table: Table, audience: Audience | None = None, releases: Sequence[Re
         # Releases made before this action came in: their frames first.
         while pending and pending[0].at < group[0]["v"]:
             release = pending.pop(0)
-            emit(start, release.at, release.t or group[0]["t"], release=True)
+            emit(start, release.at, release.t or group[0]["t"], release=release)
         emit(end, group[-1]["v"], group[-1]["t"], group)
         if end in notices:
             emit(end, group[-1]["v"], notices[end]["t"], correction=notices[end])
         start = end
     for release in pending:
-        emit(len(kept), release.at, release.t or (kept[-1]["t"] if kept else 0.0), release=True)
+        emit(len(kept), release.at, release.t or (kept[-1]["t"] if kept else 0.0), release=release)
     return out
 
 

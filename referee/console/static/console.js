@@ -208,8 +208,14 @@
                  "Reveals wait off the projector and the players' phones until Release (R)")
           : both("공개 장면은 '공개 (R)'를 누를 때까지 프로젝터에 나가지 않습니다",
                  "Reveals wait off the projector until Release (R)") }),
+      // One reveal a press, each with its moment on the projector, as the room would have seen
+      // it; several held: all at once too.
       entry.held ? el("button", { type: "button", class: "primary big", "data-action": "release", "aria-keyshortcuts": "r",
-        onclick: function () { command("release", { table: entry.view.table }); } }, tr(both("공개 (R)", "Release (R)"))) : null,
+        onclick: function () { command("release", { table: entry.view.table }); } },
+        tr(entry.held.count > 1 ? both("다음 공개 (R) · " + entry.held.count + "개 보류", "Release next (R) · " + entry.held.count + " held")
+          : both("공개 (R)", "Release (R)"))) : null,
+      entry.held && entry.held.count > 1 ? el("button", { type: "button", class: "big", "data-action": "release-all",
+        onclick: function () { command("release", { table: entry.view.table, all: true }); } }, tr(both("모두 공개", "Release all"))) : null,
     ]);
   }
 
