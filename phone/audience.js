@@ -1,6 +1,6 @@
-// The hall's phone (issue 28): the show's open question with big buttons, a confirm step, a
-// receipt; once it closes, what this phone chose; once it is resolved, right or wrong, with the
-// phone's score and rank. No login: the server knows this phone by a cookie, and by a nickname
+// The hall's phone (issue 28): the show's open questions (newest first) with big buttons, a
+// confirm step, a receipt; once one closes, what this phone chose; once it is resolved, right or
+// wrong, with the phone's score and rank. No login: the server knows this phone by a cookie, and by a nickname
 // it may choose (shown on the projector's leaderboard). It renders what the server sends.
 (function () {
   "use strict";
@@ -21,11 +21,15 @@
 
   function nameOf(entry) { return entry.name || tr(entry.guest); }
 
-  // The question this phone shows: the newest open one, else the newest one.
-  function current() {
-    const list = (crowd && crowd.questions) || [];
+  // The questions this phone shows, newest first, each with its own state: every open one, and
+  // the newest of those closed or answered (at most SHOWN in all), so a phone that answered an
+  // earlier one sees its result beside the one open now.
+  const SHOWN = 4;
+  function shown() {
+    const list = ((crowd && crowd.questions) || []).slice().reverse();
     const open = list.filter(function (q) { return q.state === "open"; });
-    return open.length ? open[open.length - 1] : (list[list.length - 1] || null);
+    const rest = list.filter(function (q) { return q.state !== "open"; });
+    return open.concat(rest.slice(0, Math.max(1, SHOWN - open.length)));
   }
 
   function mineFor(q) { return me && me.votes ? me.votes[q.id] : undefined; }
@@ -44,12 +48,18 @@
 
   function drawQuestion() {
     const box = $("question");
-    const q = current();
-    if (!q) {
+    const list = shown();
+    if (!list.length) {
       box.replaceChildren(el("p", { class: "aq-wait", text: both("곧 질문이 열립니다. 화면을 지켜보세요!",
                                                                  "A question opens soon: watch the big screen!") }));
       return;
     }
+    box.replaceChildren.apply(box, list.map(card));
+  }
+
+  // One question: its options as big buttons while open (a confirm step, then a receipt), the
+  // split once closed, right or wrong once resolved.
+  function card(q) {
     const chosen = mineFor(q);
     const parts = [];
     if (q.source && q.source.title) parts.push(el("div", { class: "aq-source", text: q.source.title }));
@@ -87,15 +97,7 @@
     } else if (q.state === "resolved") {
       parts.push(verdict(q));
     }
-    // An earlier question answered while this one is open: its verdict stays in sight above it.
-    const answered = ((crowd && crowd.questions) || []).filter(function (o) {
-      return o.state === "resolved" && o.id !== q.id && mineFor(o) !== undefined;
-    });
-    const earlier = q.state === "open" && answered.length ? answered[answered.length - 1] : null;
-    if (earlier) {
-      parts.unshift(el("div", { class: "aq-earlier" }, [el("div", { class: "aq-source", text: earlier.text }), verdict(earlier)]));
-    }
-    box.replaceChildren.apply(box, parts);
+    return el("div", { class: "aq-card", "data-question": q.id, "data-state": q.state }, parts);
   }
 
   function drawMine() {
@@ -104,7 +106,8 @@
     if (!me) return;
     $("nick-chip").textContent = nameOf(me) + " ✎";
     box.replaceChildren(el("p", { class: "aq-score", "data-role": "score",
-      text: me.rank ? both(me.points + "점 · " + me.rank + "위 / " + me.players + "명", me.points + " pts · #" + me.rank + " of " + me.players)
+      text: me.rank ? both(me.points + "점 · " + (me.shared ? "공동 " : "") + me.rank + "위 / " + me.players + "명",
+                           me.points + " pts · #" + me.rank + (me.shared ? " (shared)" : "") + " of " + me.players)
         : both(me.points + "점", me.points + " pts") }));
   }
 

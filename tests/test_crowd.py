@@ -200,3 +200,25 @@ def test_typed_questions_are_checked(crowd):
     with pytest.raises(RuleError):
         crowd.predict("s", "99", "d" * 22, 0, "1.1.1.1")
     assert json.dumps(crowd.questions("s")[-1]["counts"]) == "[0, 0]"
+
+
+def test_equal_scores_share_a_rank_on_the_board_and_on_each_phone(crowd):
+    """Issue 34: 28 devices on 0 points were ranked 1-28 by chance. Equal scores (points and the
+    tie-break's time) share a rank, 공동 N위, on the board and in each phone's own line; the
+    faster right answer still ranks first."""
+    qid = crowd.ask_custom("s", "누가 이길까요?", ["가람", "나래"])
+    fast, slow, *wrong = devices(14)
+    crowd.predict("s", qid, fast, 0, "10.0.0.1")
+    time.sleep(0.01)
+    crowd.predict("s", qid, slow, 0, "10.0.0.1")
+    for device in wrong:
+        crowd.predict("s", qid, device, 1, "10.0.0.1")
+    crowd.close("s", qid)
+    crowd.resolve("s", qid, [0])
+    board = crowd.board("s")
+    assert [(b["rank"], b["shared"], b["points"]) for b in board] == [(1, False, 1), (2, False, 1)] + [(3, True, 0)] * 8
+    assert crowd.me("s", fast)["rank"] == 1 and not crowd.me("s", fast)["shared"]
+    me = crowd.me("s", wrong[-1])
+    assert (me["rank"], me["shared"], me["players"]) == (3, True, 14)
+    # Ten equal scores in a board of ten: the last one shares its rank with those past the top.
+    assert crowd.board("s", size=3)[-1]["shared"]

@@ -206,3 +206,58 @@ def test_a_prediction_the_server_answers_too_late_is_sent_again_and_counted_once
         context.close()
     finally:
         server.stop()
+
+
+def test_two_open_questions_list_on_the_phone_and_each_answer_shows_on_the_projector(server, browser):
+    """Issue 34: with two questions open the phones and the projector showed only the newest, a
+    typed question's answer never reached the projector, and a table question could be asked
+    twice. Now the phone lists every open question newest first (each with its own state), the
+    projector shows the newest open one and says how many more are open, an answer comes up in
+    its turn, and an asked question leaves the console's ready list."""
+    errors: list[str] = []
+    show, table = coin_show(server)
+    auction = server.ok("ask_question", show=show, table=table, key="coin_round")["question"]
+    again = server.api("ask_question", show=show, table=table, key="coin_round")
+    assert not again["ok"] and again["error"]["code"] == "crowd/already_asked" and again["error"]["ko"]
+    offers = server.snapshot(show)["crowd"]["offers"]
+    assert "coin_round" not in [q["key"] for o in offers for q in o["questions"]]
+    typed = server.ok("ask_question", show=show, text="누가 먼저 GO를 외칠까요?", options=["가람", "나래"])["question"]
+    projector = browser.new_page(viewport=VIEWPORTS[1])
+    projector.on("pageerror", lambda exc: errors.append(str(exc)))
+    projector.goto(f"{server.url}/display/{show}")
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    phone = context.new_page()
+    phone.on("pageerror", lambda exc: errors.append(str(exc)))
+    phone.goto(f"{server.url}/a/{show}")
+    phone.wait_for_selector("#conn[data-state=online]")
+    phone.click("#nick-skip")
+    # Both open on the phone, newest first; each is answered in its own card.
+    phone.wait_for_selector(f".aq-card[data-question='{auction}']")
+    assert phone.locator(".aq-card").evaluate_all("cs => cs.map(c => c.dataset.question)") == [typed, auction]
+    for qid, option in ((typed, 1), (auction, 0)):
+        card = phone.locator(f".aq-card[data-question='{qid}']")
+        card.locator(f".aq-option[data-option='{option}']").click()
+        card.locator("[data-action=confirm]").click()
+        card.locator("[data-role=receipt]").wait_for()
+    # The projector: the newest open question, and how many more are open.
+    projector.wait_for_selector(f".cr-question[data-question='{typed}'] [data-role=state]:has-text('다른 질문 1개')")
+    # The typed question is answered by staff while the match's question stays open: its answer
+    # comes up on the projector, then the open one comes back.
+    server.ok("close_question", show=show, question=typed)
+    server.ok("resolve_question", show=show, question=typed, answer=[1])
+    projector.wait_for_selector(f".cr-question[data-question='{typed}'] [data-role=state]:has-text('정답: 나래')")
+    phone.wait_for_selector(f".aq-card[data-question='{typed}'] [data-role=verdict].right")
+    assert phone.locator(f".aq-card[data-question='{auction}'] [data-role=receipt]").count() == 1
+    projector.wait_for_selector(f".cr-question[data-question='{auction}'][data-layer]", timeout=15_000)
+    projector.screenshot(path=str(ARTIFACTS / "crowd-two-open-projector.png"))
+    phone.screenshot(path=str(ARTIFACTS / "crowd-two-open-phone.png"))
+    # The round is played: the match's question closes at its reveal and resolves; its verdict
+    # shows in its own card.
+    move(server, show, table, 0, {"type": "put_coin", "coin": 20})
+    move(server, show, table, 1, {"type": "put_coin", "coin": 5})
+    for seat in (0, 1):
+        move(server, show, table, seat, {"type": "choose_token", "token": "STOP"})
+    phone.wait_for_selector(f".aq-card[data-question='{auction}'] [data-role=verdict].right")
+    assert not errors, errors
+    context.close()
+    projector.close()

@@ -189,3 +189,88 @@ def test_a_made_up_device_id_counts_nothing_and_nicknames_need_a_visible_letter(
         wait_until(lambda: server.snapshot(show)["crowd"]["questions"][-1]["total"] == 1, what="the one real vote")
     finally:
         phone.close()
+
+
+def test_a_void_that_changes_a_resolved_answer_moves_the_points_and_one_that_removes_it_takes_them_back(server):
+    """Issue 34: after a void a resolved question reads its answer again, by itself. Voiding the
+    deciding action takes the points back (the question waits, closed, for the table to show an
+    answer again); a different outcome entered after the void scores the new answer."""
+    phones: list[Client] = []
+    try:
+        show, table = coin_show(server)
+        qid = server.ok("ask_question", show=show, table=table, key="coin_round")["question"]
+        hall = [hall_phone(server, show) for _ in range(3)]
+        phones = [c for c, _ in hall]
+        for i, phone in enumerate(phones):  # one phone per option: 가람, 나래, equal
+            phone.wait_for(lambda e, p: e == "crowd" and p["questions"] and p["questions"][-1]["state"] == "open")
+            assert phone.call("predict", {"question": qid, "option": i})["ok"]
+        move(server, show, table, 0, {"type": "put_coin", "coin": 20})
+        move(server, show, table, 1, {"type": "put_coin", "coin": 5})  # entered wrongly: it was a 20
+        for seat in (0, 1):
+            move(server, show, table, seat, {"type": "choose_token", "token": "STOP"})
+
+        def question() -> dict:
+            return next(q for q in server.snapshot(show)["crowd"]["questions"] if q["id"] == qid)
+
+        def points() -> list[int]:
+            return [phone.call("me")["me"]["points"] for phone in phones]
+
+        wait_until(lambda: question()["state"] == "resolved", what="resolved")
+        assert question()["answer"] == [0] and points() == [1, 0, 0]
+        # The last action voided (the boxes' opening with it): no answer, the point taken back.
+        server.ok("void", show=show, table=table, reason="잘못 입력")
+        wait_until(lambda: question()["state"] == "closed", what="closed again")
+        assert question().get("answer") is None and points() == [0, 0, 0]
+        # Seat 2's coin voided too (the STOP before it cannot be applied again), then entered right.
+        server.ok("void", show=show, table=table, reason="잘못 입력")
+        entries = server.log_of(show, table)["entries"]
+        wrong = next(e["action"] for e in entries if e["event"]["type"] == "CoinPut" and e["event"]["data"]["seat"] == 1)
+        server.ok("void", show=show, table=table, reason="코인 잘못 입력", action=wrong)
+        move(server, show, table, 1, {"type": "put_coin", "coin": 20})
+        for seat in (0, 1):
+            move(server, show, table, seat, {"type": "choose_token", "token": "STOP"})
+        wait_until(lambda: question()["state"] == "resolved", what="resolved again")
+        assert question()["answer"] == [2] and points() == [0, 0, 1]
+        # The board and the phones follow: the equal-sums phone leads.
+        board = server.snapshot(show)["crowd"]["board"]
+        assert board[0]["points"] == 1 and sum(b["points"] for b in board) == 1
+    finally:
+        for phone in phones:
+            phone.close()
+
+
+def test_with_the_reveal_hold_on_the_hall_hears_nothing_of_a_held_reveal_until_its_release(server):
+    """Issue 34: /crowd and /public showed the question `closed` 0.3 s after a held reveal was
+    written. The hall is told only what the projector may show: the question stays open (a
+    prediction is still taken, as before the reveal the projector has not shown), and closes
+    and resolves at the release."""
+    phones: list[Client] = []
+    try:
+        show, table = coin_show(server)
+        server.ok("settings", show=show, name="reveal_hold", value="on")
+        qid = server.ok("ask_question", show=show, table=table, key="coin_round")["question"]
+        projector = Client(server.url, "/public", {"show": show}, events=("view", "crowd"))
+        phone, _ = hall_phone(server, show)
+        phones = [phone, projector]
+        phone.wait_for(lambda e, p: e == "crowd" and p["questions"] and p["questions"][-1]["state"] == "open")
+        move(server, show, table, 0, {"type": "put_coin", "coin": 20})
+        move(server, show, table, 1, {"type": "put_coin", "coin": 5})
+        for seat in (0, 1):
+            move(server, show, table, seat, {"type": "choose_token", "token": "STOP"})
+        held = next(t["held"] for t in server.snapshot(show)["tables"] if t["view"]["table"] == table)
+        assert held and held["count"] >= 1, "the boxes' opening is held"
+        time.sleep(1.5)  # three ticks of the crowd's ticker
+        ack = phone.call("predict", {"question": qid, "option": 0})
+        assert ack["ok"] and not ack["prediction"]["again"], ack
+        time.sleep(1.0)
+        for client in phones:
+            said = [p for e, p in client.history if e == "crowd"]
+            assert said and all(q["state"] == "open" and not q.get("answer")
+                                for p in said for q in p["questions"]), said[-1]
+        server.ok("release", show=show, table=table, all=True)
+        resolved = phone.wait_for(lambda e, p: e == "crowd" and p["questions"][-1]["state"] == "resolved")
+        assert resolved["questions"][-1]["answer"] == [0]
+        assert phone.call("me")["me"]["points"] == 1
+    finally:
+        for client in phones:
+            client.close()

@@ -120,7 +120,8 @@ def answer_at(game: Game, question: P.Prediction, step: Step) -> tuple[Any, ...]
 def closing_entry(game: Game, question: P.Prediction, entries: list[dict[str, Any]], asked: int) -> dict | None:
     """The first entry after version `asked` that closes the question (as the crowd's script does)."""
     types = question.closes_on if question.closes_on is not None else game.reveals
-    return next((e for e in entries if e["v"] > asked and e["event"]["type"] in types), None)
+    return next((e for e in entries if e["v"] > asked
+                 and (e["event"]["type"] in types or P.RESULT in types and e.get("over"))), None)
 
 
 def first_answer(played: Played, question: P.Prediction, asked_at: int) -> tuple[int, tuple[Any, ...]]:
@@ -483,3 +484,33 @@ def test_the_auction_question_closes_in_redis_at_the_auctions_result_and_scores_
     scored = crowd.resolve("s", qid, right_indexes(spec, right))
     assert scored == sum(1 for option in hall.values() if option == right[0])
     assert crowd.questions("s")[-1]["counts"] == [sum(1 for o in hall.values() if o == i) for i in range(9)]
+
+
+def test_who_comes_first_stays_open_through_the_auctions_and_closes_at_the_result(redis_server):
+    """Issue 34's blocker: "누가 1위를 할까요?" asked at a Gallery's start closed at the round-1
+    auction. It closes on its subject: the action that gives the table its result (the log marks
+    it "over"), never at another reveal."""
+    from referee.server.crowd import Crowd, from_table, source_spec
+    from referee.server.limits import Limit, Limits
+
+    client = redis.Redis.from_url(redis_server.url, decode_responses=True)
+    prefix = f"pred-{uuid.uuid4().hex[:8]}:"
+    crowd = Crowd(client, b"k" * 32, prefix, Limits(crowd_device=Limit(1000, 10), crowd_address=Limit(100000, 10)))
+    played = Played("tricky_gallery", 9, store=RedisStore(client, prefix))
+    view = played.table.view(Audience.public())
+    question = from_table(played.game, view, P.WINNER)
+    assert question.closes_on == {P.RESULT}
+    spec = source_spec(question, played.table.id, view["title"])
+    qid = crowd.ask("s", spec, played.store.log_key(played.table.id), played.table.load().version, question.closes_on)
+    reveals = 0
+    while played.table.load().outlook(played.game).result is None:
+        played.step()
+        reveals = sum(1 for e in played.entries() if e["event"]["type"] in played.game.reveals)
+        if played.table.load().outlook(played.game).result is None:
+            # Every reveal so far (works shown, auctions won, seats out): still open.
+            assert not crowd.predict("s", qid, uuid.uuid4().hex, reveals % 9, "10.0.0.1")["again"]
+    assert reveals > 3
+    assert [e for e in played.entries() if e.get("over")], "the result's action is marked"
+    with pytest.raises(RuleError) as refused:
+        crowd.predict("s", qid, uuid.uuid4().hex, 0, "10.0.0.1")
+    assert refused.value.code == "crowd/closed"

@@ -96,6 +96,9 @@ class Game:
     highlight: Callable[[dict[str, Any], tuple[str, ...]], float | None] | None = None
     # False for a game the seats win or lose together (The Crew): no "who wins?" for the hall.
     winner_question: bool = True
+    # The events that make the winner known before the result (Safari's last scoring, before
+    # the winner names an opponent): "who wins?" closes at them too.
+    winner_known: frozenset[str] = frozenset()
 
     @property
     def usual_seats(self) -> int:
@@ -134,7 +137,7 @@ class Game:
         # A game lists its options as the public view gives them (e.g. every player who can still
         # be eliminated); a question with fewer than 2 or more than 9 is not put to the hall.
         return ([p for p in own if MIN_OPTIONS <= len(p.options) <= MAX_OPTIONS]
-                + (winner(view) if self.winner_question else []))
+                + (winner(view, self.winner_known) if self.winner_question else []))
 
     def right_answer(self, key: str, given: Mapping[str, Any], view: Mapping[str, Any]) -> tuple[Any, ...] | None:
         """The right option values of a question once the public view shows them, else None. A

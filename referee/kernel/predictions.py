@@ -11,8 +11,10 @@ Every table with a result also gets the generic one, "who wins?", answered by it
 (``Game.questions`` and ``Game.right_answer`` put both together; this module knows no game).
 
 A question stops taking predictions at the first of the table's events named by ``closes_on``
-(None: any of the game's reveals) after it opened, before that event reaches any screen. The
-generic question closes at the match's next reveal (a program's: when its next stage opens).
+(None: any of the game's reveals) after it opened, before that event reaches any screen;
+``RESULT`` there names the action that gives the table its result. The generic question closes
+on its own subject: the match's result, or the game's events that make the winner known
+before it (``Game.winner_known``); a program's when its next stage opens.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ from .text import T
 
 MIN_OPTIONS, MAX_OPTIONS = 2, 9
 WINNER = "winner"
+# In closes_on: the action that gives the table its result (the log marks it "over").
+RESULT = "table.result"
 
 
 @dataclass(frozen=True)
@@ -59,9 +63,10 @@ def seat_options(view: Mapping[str, Any], seats: Iterable[int] | None = None) ->
     return tuple(Option(i, T(f"{i + 1}번 {names[i]}", f"{i + 1} {names[i]}")) for i in chosen)
 
 
-def winner(view: Mapping[str, Any]) -> list[Prediction]:
+def winner(view: Mapping[str, Any], known: frozenset[str] = frozenset()) -> list[Prediction]:
     """Who wins this match (a program: the evening)? Asked while there is no result yet (of a
-    game where one seat wins: Game.questions asks only those)."""
+    game where one seat wins: Game.questions asks only those). `known`: the game's events that
+    make the winner known before its result."""
     program = view["state"].get("program")
     if (view.get("result") is not None or not MIN_OPTIONS <= len(view["seats"]) <= MAX_OPTIONS
             # A program's match running now may show what decides the evening on its own table.
@@ -71,11 +76,12 @@ def winner(view: Mapping[str, Any]) -> list[Prediction]:
     duel = len(view["seats"]) == 2
     text = (T(f"{title['ko']}: 누가 이길까요?", f"{title['en']}: who wins?") if duel
             else T(f"{title['ko']}: 누가 1위를 할까요?", f"{title['en']}: who comes first?"))
-    # A reveal may give the winner away before the result (Safari's last scoring comes before
-    # the winner names an opponent): the question closes at the match's next reveal. A
-    # program's winner is decided at a stage's own table, whose result shows before the
-    # program confirms it: asked between matches only, it closes when the next one opens.
-    closes = frozenset({"StageOpened"}) if program else None
+    # It closes on its subject, the result, never at another reveal (a round's auction); where
+    # a reveal gives the winner away before the result (Safari's last scoring comes before the
+    # winner names an opponent) at that reveal. A program's winner is decided at a stage's own
+    # table, whose result shows before the program confirms it: asked between matches only, it
+    # closes when the next one opens.
+    closes = frozenset({"StageOpened"}) if program else frozenset({RESULT}) | known
     return [Prediction(WINNER, text, seat_options(view), closes_on=closes)]
 
 

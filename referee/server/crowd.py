@@ -20,12 +20,16 @@ nginx takes predictions and none replays anything:
 - ``crowd:{show}:pts`` and ``:ms`` device -> points and the ms of its right answers;
   ``crowd:{show}:board`` (sorted set) device -> points * 1e9 - ms: the leaderboard, in place.
 - ``crowd:{show}:nick`` device -> nickname; ``crowd:{show}:hide`` the nicknames staff hid.
+- ``crowd:{show}:rt:{table}`` a table's resolved questions -> how many voided actions the
+  table had when the answer was last read (a void reads it again).
+- ``crowd:{show}:asked`` the tables' questions asked (table, key, params): each once.
 - ``crowd:{show}:qs`` the question ids in order; ``crowd:{show}:seq`` counts every change of
   a question's state or the board (the payloads' order); ``crowd:live`` the shows with a
   question not resolved yet (the ticker's list).
 
 A prediction is refused once the question is closed: by staff, at its closing time, or at the
-first event of its table's log named by ``closes_on`` (a reveal): the script reads the log's
+first event of its table's log named by ``closes_on`` (a reveal, or the action marked "over":
+the table's result): the script reads the log's
 new entries itself, so no prediction lands after the answer was written, even before any
 screen shows it.
 """
@@ -62,10 +66,12 @@ local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 """
 
-# KEYS: the question, its log. Closes an open question whose time is up or whose table's log
-# has an event named by closes_on since the cursor; returns its state.
+# Closes an open question whose time is up or whose table's log has an event named by
+# closes_on since the cursor (up to the released version, with the show's reveal hold on);
+# returns its state.
 _SWEEP_BODY = """
-local function sweep(q, log, now)
+local RESULT = '""" + P.RESULT + """'
+local function sweep(q, log, show, released, now)
   local state, closes, cursor, closes_on = unpack(redis.call('HMGET', q, 'state', 'closes_ms', 'cursor', 'closes_on'))
   if state ~= 'open' then return state end
   if tonumber(closes) > 0 and now >= tonumber(closes) then
@@ -74,21 +80,33 @@ local function sweep(q, log, now)
   end
   if log ~= '' and closes_on ~= '{}' then
     local types = cjson.decode(closes_on)
+    -- With the show's reveal hold on, the hall is told only what the projector may show: the
+    -- log up to the first reveal the dealer has not released (the game's reveals, `held`)
+    -- counts, and a held reveal closes nothing until its release.
+    local released_v, held = nil, nil
+    if show ~= '' and redis.call('HGET', show, 'reveal_hold') == 'on' then
+      released_v = tonumber(redis.call('GET', released) or '0')
+      held = cjson.decode(redis.call('HGET', q, 'held'))
+    end
     local entries = redis.call('LRANGE', log, tonumber(cursor), -1)
+    local seen = 0
     for _, raw in ipairs(entries) do
       local entry = cjson.decode(raw)
-      if types[entry['event']['type']] then
+      if released_v and entry['v'] > released_v and held[entry['event']['type']] then break end
+      if types[entry['event']['type']] or (entry['over'] and types[RESULT]) then
         redis.call('HSET', q, 'state', 'closed', 'closed_ms', now)
         return 'closed'
       end
+      seen = seen + 1
     end
-    redis.call('HSET', q, 'cursor', tonumber(cursor) + #entries)
+    redis.call('HSET', q, 'cursor', tonumber(cursor) + seen)
   end
   return 'open'
 end
 """
 
-# KEYS: question, its log, votes, counts, times, board, rate (device), rate (address).
+# KEYS: question, its log, votes, counts, times, board, rate (device), rate (address), the show
+# (its reveal hold), the table's released version ('' and '': no hold to follow).
 # ARGV: device, option index, device limit, window, address limit, window.
 _PREDICT = _NOW + _SWEEP_BODY + """
 for i = 0, 1 do
@@ -96,7 +114,7 @@ for i = 0, 1 do
   if n == 1 then redis.call('EXPIRE', KEYS[7 + i], tonumber(ARGV[4 + 2 * i]) + 1) end
   if n > tonumber(ARGV[3 + 2 * i]) then return {'rate'} end
 end
-if sweep(KEYS[1], KEYS[2], now) ~= 'open' then return {'closed'} end
+if sweep(KEYS[1], KEYS[2], KEYS[9], KEYS[10], now) ~= 'open' then return {'closed'} end
 local n = tonumber(redis.call('HGET', KEYS[1], 'n'))
 local option = tonumber(ARGV[2])
 if option == nil or option < 0 or option >= n or option % 1 ~= 0 then return {'bad'} end
@@ -109,9 +127,10 @@ redis.call('ZADD', KEYS[6], 'NX', 0, ARGV[1])
 return {'ok', ARGV[2]}
 """
 
-# KEYS: question, its log. Returns the state after closing it if its time or event has come.
+# KEYS: question, its log, the show, the released version. Returns the state after closing it
+# if its time or event has come.
 _SWEEP = _NOW + _SWEEP_BODY + """
-return sweep(KEYS[1], KEYS[2], now)
+return sweep(KEYS[1], KEYS[2], KEYS[3], KEYS[4], now)
 """
 
 # KEYS: question, seq. ARGV: the state to set ('closed': an open question only). Returns 1
@@ -126,7 +145,7 @@ return 1
 # KEYS: question, votes, times, points, ms, board, seq. ARGV: the right option indexes (JSON
 # list). Scores every device whose prediction is right (a question resolved again with
 # another answer takes the first scoring back first); returns how many were right.
-_RESOLVE = _NOW + """
+_SCORE = """
 local function score(answer, sign)
   local right = {}
   for _, i in ipairs(cjson.decode(answer)) do right[tostring(i)] = true end
@@ -145,6 +164,8 @@ local function score(answer, sign)
   end
   return count
 end
+"""
+_RESOLVE = _NOW + _SCORE + """
 local state, old = unpack(redis.call('HMGET', KEYS[1], 'state', 'answer'))
 if state == 'resolved' then
   if old == ARGV[1] then return -1 end
@@ -155,6 +176,18 @@ redis.call('HSET', KEYS[1], 'state', 'resolved', 'answer', ARGV[1], 'resolved_ms
 if state == 'open' then redis.call('HSET', KEYS[1], 'closed_ms', now) end
 redis.call('INCR', KEYS[7])
 return right
+"""
+
+# KEYS: as _RESOLVE. A resolved question whose answer a void took away: its scoring taken
+# back, closed again (it resolves anew when the table shows the answer again). 1 if it was.
+_UNRESOLVE = _SCORE + """
+local state, old = unpack(redis.call('HMGET', KEYS[1], 'state', 'answer'))
+if state ~= 'resolved' then return 0 end
+score(old, -1)
+redis.call('HSET', KEYS[1], 'state', 'closed')
+redis.call('HDEL', KEYS[1], 'answer', 'resolved_ms')
+redis.call('INCR', KEYS[7])
+return 1
 """
 
 
@@ -217,8 +250,10 @@ class Crowd:
         self._sweep = client.register_script(_SWEEP)
         self._close = client.register_script(_CLOSE)
         self._resolve = client.register_script(_RESOLVE)
-        # Question id -> (its log key, number of options): fixed once asked, read once per process.
-        self._fixed: dict[tuple[str, str], tuple[str, int]] = {}
+        self._unresolve = client.register_script(_UNRESOLVE)
+        # Question id -> (its log key, number of options, the hold it follows): fixed once asked,
+        # read once per process.
+        self._fixed: dict[tuple[str, str], tuple[str, int, tuple[str, str]]] = {}
 
     # -- keys -------------------------------------------------------------------------------------
 
@@ -231,16 +266,25 @@ class Crowd:
     # -- asking, closing, resolving (staff) -------------------------------------------------------
 
     def ask(self, show: str, spec: Mapping[str, Any], log_key: str = "", cursor: int = 0,
-            closes_on: frozenset[str] | None = None, seconds: int | None = None) -> str:
+            closes_on: frozenset[str] | None = None, seconds: int | None = None,
+            hold: tuple[str, str] = ("", ""), held: frozenset[str] = frozenset()) -> str:
         """Open a question. `spec`: {text {ko,en}, options [{value, label}], source or None};
         `log_key`/`cursor`: the table log whose events from `cursor` on named in `closes_on`
-        close it; `seconds`: it closes by itself then."""
+        close it; `seconds`: it closes by itself then; `hold`: the show's key and the table's
+        released version, whose reveal hold it follows with `held`, the game's reveals (an
+        event held off the projector closes nothing until its release). A table's question is
+        asked once (two consoles at once included)."""
+        source = spec.get("source")
+        if source is not None:
+            require(self.r.sadd(self.k(show, "asked"), asked_key(source)) == 1, "crowd/already_asked",
+                    "이 질문은 이미 냈습니다", "This question was asked already")
         qid = str(self.r.incr(self.k(show, "n")))
         now = self._now_ms()
         pipe = self.r.pipeline(transaction=True)
         pipe.hset(self.k(show, "q", qid), mapping={
             "spec": json.dumps(dict(spec), ensure_ascii=False), "state": OPEN, "n": len(spec["options"]),
             "opened_ms": now, "closes_ms": now + seconds * 1000 if seconds else 0, "log": log_key,
+            "hold_show": hold[0], "hold_released": hold[1], "held": json.dumps({t: True for t in sorted(held)}),
             "cursor": cursor, "closes_on": json.dumps({t: True for t in sorted(closes_on or ())}),
             "answer": "", "closed_ms": 0, "resolved_ms": 0})
         pipe.rpush(self.k(show, "qs"), qid)
@@ -264,17 +308,27 @@ class Crowd:
         n = self._fixed_of(show, qid)[1]
         require(bool(right) and all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < n for i in right),
                 "crowd/bad_answer", f"정답은 보기 번호(0-{n - 1})여야 합니다", f"The answer must be option numbers 0-{n - 1}")
-        keys = [self.k(show, "q", qid), self.k(show, "v", qid), self.k(show, "t", qid), self.k(show, "pts"),
-                self.k(show, "ms"), self.k(show, "board"), self.k(show, "seq")]
-        count = int(self._resolve(keys=keys, args=[json.dumps(sorted(set(right)))]))
+        count = int(self._resolve(keys=self._scoring_keys(show, qid), args=[json.dumps(sorted(set(right)))]))
         if not self.unresolved(show):
             self.r.srem(self.live_key(), show)
         return count
 
+    def unresolve(self, show: str, qid: str) -> bool:
+        """A void took the answer away: the scoring is taken back and the question is closed
+        again, unresolved (the show is live again for the ticker)."""
+        if not int(self._unresolve(keys=self._scoring_keys(show, qid))):
+            return False
+        self.r.sadd(self.live_key(), show)
+        return True
+
+    def _scoring_keys(self, show: str, qid: str) -> list[str]:
+        return [self.k(show, "q", qid), self.k(show, "v", qid), self.k(show, "t", qid), self.k(show, "pts"),
+                self.k(show, "ms"), self.k(show, "board"), self.k(show, "seq")]
+
     def sweep(self, show: str, qid: str) -> str:
         """Close the question if its time or its closing event has come; its state."""
-        log_key, _ = self._fixed_of(show, qid)
-        state = self._sweep(keys=[self.k(show, "q", qid), log_key])
+        log_key, _, hold = self._fixed_of(show, qid)
+        state = self._sweep(keys=[self.k(show, "q", qid), log_key, *hold])
         return state.decode() if isinstance(state, bytes) else state
 
     # -- the hall ---------------------------------------------------------------------------------
@@ -286,10 +340,10 @@ class Crowd:
                 "없는 질문입니다", "No such question")
         require(isinstance(option, int) and not isinstance(option, bool) and 0 <= option < 100, "crowd/bad_option",
                 "보기 번호가 잘못되었습니다", "Bad option number")
-        log_key, _ = self._fixed_of(show, qid)
+        log_key, _, hold = self._fixed_of(show, qid)
         dev, addr = self.limits.crowd_device, self.limits.crowd_address
         keys = [self.k(show, "q", qid), log_key, self.k(show, "v", qid), self.k(show, "c", qid), self.k(show, "t", qid),
-                self.k(show, "board"), self._rate_key("dev", device, dev), self._rate_key("addr", address, addr)]
+                self.k(show, "board"), self._rate_key("dev", device, dev), self._rate_key("addr", address, addr), *hold]
         out = self._predict(keys=keys, args=[device, option, dev.count, dev.seconds, addr.count, addr.seconds])
         status = out[0]
         if status == "rate":
@@ -373,10 +427,16 @@ class Crowd:
         pipe.smembers(self.k(show, "hide"))
         pipe.hmget(self.k(show, "pts"), [d for d, _ in top])
         names, hidden, points = pipe.execute()
+        # Equal scores (points, and the time of the right answers: the tie-break) share a rank,
+        # 공동 N위; the top's last rank may be shared past it, so count those past it too.
+        scores = [score for _, score in top]
+        past = self.r.zcount(self.k(show, "board"), scores[-1], scores[-1]) - scores.count(scores[-1])
         out = []
-        for i, ((device, _), name, pts) in enumerate(zip(top, names, points, strict=True)):
+        for (device, score), name, pts in zip(top, names, points, strict=True):
             shown = name if name and device not in hidden else None
-            entry = {"rank": i + 1, "name": shown, "guest": default_name(device).to_json(), "points": int(pts or 0)}
+            equal = scores.count(score) + (past if score == scores[-1] else 0)
+            entry = {"rank": scores.index(score) + 1, "shared": equal > 1, "name": shown,
+                     "guest": default_name(device).to_json(), "points": int(pts or 0)}
             if devices:
                 entry.update(device=device, nickname=name, hidden=device in hidden)
             out.append(entry)
@@ -398,13 +458,20 @@ class Crowd:
         pipe = self.r.pipeline(transaction=False)
         pipe.hget(self.k(show, "nick"), device)
         pipe.hget(self.k(show, "pts"), device)
-        pipe.zrevrank(self.k(show, "board"), device)
+        pipe.zscore(self.k(show, "board"), device)
         pipe.zcard(self.k(show, "board"))
         for qid in ids:
             pipe.hget(self.k(show, "v", qid), device)
-        name, points, rank, players, *votes = pipe.execute()
+        name, points, score, players, *votes = pipe.execute()
+        rank, shared = None, False
+        if score is not None:  # a shared rank for an equal score (as the board's)
+            pipe = self.r.pipeline(transaction=False)
+            pipe.zcount(self.k(show, "board"), f"({score}", "+inf")
+            pipe.zcount(self.k(show, "board"), score, score)
+            above, equal = pipe.execute()
+            rank, shared = int(above) + 1, int(equal) > 1
         return {"name": name, "guest": default_name(device).to_json(), "points": int(points or 0),
-                "rank": None if rank is None else int(rank) + 1, "players": int(players),
+                "rank": rank, "shared": shared, "players": int(players),
                 "votes": {qid: int(v) for qid, v in zip(ids, votes, strict=True) if v is not None}}
 
     def unresolved(self, show: str) -> list[str]:
@@ -440,12 +507,12 @@ class Crowd:
             if int(pipe.execute()[0]) > limit.count:
                 raise limited(limit)
 
-    def _fixed_of(self, show: str, qid: str) -> tuple[str, int]:
+    def _fixed_of(self, show: str, qid: str) -> tuple[str, int, tuple[str, str]]:
         fixed = self._fixed.get((show, qid))
         if fixed is None:
-            log_key, n = self.r.hmget(self.k(show, "q", qid), "log", "n")
+            log_key, n, hold_show, released = self.r.hmget(self.k(show, "q", qid), "log", "n", "hold_show", "hold_released")
             require(n is not None, "crowd/no_such_question", "없는 질문입니다", "No such question")
-            fixed = self._fixed[(show, qid)] = (log_key or "", int(n))
+            fixed = self._fixed[(show, qid)] = (log_key or "", int(n), (hold_show or "", released or ""))
         return fixed
 
     def _require_question(self, show: str, qid: Any) -> None:
@@ -468,6 +535,11 @@ def source_spec(prediction: P.Prediction, table: str, title: Mapping[str, str]) 
     return {"text": prediction.text.to_json(), "options": [o.to_json() for o in prediction.options],
             "source": {"table": table, "key": prediction.key, "params": prediction.param_map(), "title": dict(title),
                        "values": [o.value for o in prediction.options]}}
+
+
+def asked_key(source: Mapping[str, Any]) -> str:
+    """A table's question as the show's list of those asked holds it: its table, key and params."""
+    return json.dumps([source["table"], source["key"], source["params"]], sort_keys=True, ensure_ascii=False)
 
 
 def right_indexes(spec: Mapping[str, Any], values: tuple[Any, ...]) -> list[int]:
@@ -523,12 +595,14 @@ class CrowdDesk:
             view = service.public_view(show, table.id)
             found = from_table(table.game, view, payload["key"])
             # From the version the public sees: a reveal held off the projector (the reveal
-            # hold) is past the question's start, so it closes the question at once.
+            # hold) is past the question's start, and closes it only once released (the
+            # question follows the show's hold, switched on or off later too).
             cut = service.hold_cut(table.id) if service.shows.info(show)["settings"]["reveal_hold"] == "on" else None
             start = cut if cut is not None else table.load().version
             closes_on = found.closes_on if found.closes_on is not None else table.game.reveals
             spec = source_spec(found, table.id, (view.get("stage") or {}).get("title") or view["title"])
-            qid = desk.crowd.ask(show, spec, service.store.log_key(table.id), start, closes_on, seconds)
+            qid = desk.crowd.ask(show, spec, service.store.log_key(table.id), start, closes_on, seconds,
+                                 (service.shows.registry_key(show), service.released_key(table.id)), table.game.reveals)
         desk.changed(show)
         return {"question": qid, "done": {"ko": "질문을 열었습니다", "en": "Question opened"}}
 
@@ -581,21 +655,50 @@ class CrowdDesk:
 
     def after_table(self, show: str, table_id: str | None) -> None:
         """After a command on a table: its open questions close at their event, and any whose
-        answer the public view now shows is resolved (never before the projector shows it)."""
-        if table_id is None or not self.crowd.r.sismember(self.crowd.live_key(), show):
+        answer the public view now shows is resolved (never before the projector shows it). A
+        void since a question of this table was resolved reads its answer again: another
+        answer moves the points, none (the deciding action voided) takes them back until the
+        table shows it again."""
+        if table_id is None:
             return
+        r, crowd = self.crowd.r, self.crowd
+        pipe = r.pipeline(transaction=False)
+        pipe.sismember(crowd.live_key(), show)
+        pipe.hgetall(crowd.k(show, "rt", table_id))  # resolved question -> voids seen then
+        live, resolved = pipe.execute()
+        if not live and not resolved:
+            return
+        table = self.service.table(table_id)
+        voids = len(table.load().voided)
         changed = False
-        for qid in self.crowd.unresolved(show):
-            spec = json.loads(self.crowd.r.hget(self.crowd.k(show, "q", qid), "spec"))
+        for qid, seen in resolved.items():
+            if int(seen) == voids:
+                continue
+            spec = json.loads(r.hget(crowd.k(show, "q", qid), "spec"))
+            source = spec["source"]
+            values = table.game.right_answer(source["key"], source["params"], self.service.public_view(show, table_id))
+            if values is None:
+                changed = crowd.unresolve(show, qid) or changed
+                r.hdel(crowd.k(show, "rt", table_id), qid)
+                live = True
+            else:
+                changed = crowd.resolve(show, qid, right_indexes(spec, values)) >= 0 or changed
+                r.hset(crowd.k(show, "rt", table_id), qid, voids)
+        if not live:
+            if changed:
+                self.changed(show)
+            return
+        for qid in crowd.unresolved(show):
+            spec = json.loads(r.hget(crowd.k(show, "q", qid), "spec"))
             source = spec.get("source")
             if not source or source["table"] != table_id:
                 continue
-            state = self.crowd.sweep(show, qid)
+            state = crowd.sweep(show, qid)
             changed = changed or state == CLOSED
-            table = self.service.table(table_id)
             values = table.game.right_answer(source["key"], source["params"], self.service.public_view(show, table_id))
             if values is not None:
-                self.crowd.resolve(show, qid, right_indexes(spec, values))
+                crowd.resolve(show, qid, right_indexes(spec, values))
+                r.hset(crowd.k(show, "rt", table_id), qid, voids)
                 changed = True
         if changed:
             self.changed(show)
@@ -646,10 +749,12 @@ class CrowdDesk:
         """The console's view: the questions (with their sources' values), the board with the
         devices (to hide a nickname), and the questions each running table offers now."""
         offers = []
+        asked = self.crowd.r.smembers(self.crowd.k(show, "asked"))  # offered once: asked, it leaves the list
         for table_id in moment.info["tables"]:
             table = self.service.table(table_id)
             view = moment.view(table_id, Audience.public())
-            found = table.game.questions(view)
+            found = [p for p in table.game.questions(view)
+                     if asked_key({"table": table_id, "key": p.key, "params": p.param_map()}) not in asked]
             if found:
                 offers.append({"table": table_id, "title": (view.get("stage") or {}).get("title") or view["title"],
                                "questions": [p.to_json() for p in found]})

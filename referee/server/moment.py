@@ -39,7 +39,7 @@ class Moment:
         pipe.exists(f"{service.prefix}dealers:{show}")
         pipe.hgetall(service.processes_key)
         pipe.get(service._presence_key(show))
-        pipe.mget([service._released_key(t) for t in tables]) if tables else pipe.echo("")
+        pipe.mget([service.released_key(t) for t in tables]) if tables else pipe.echo("")
         pipe.mget([shows.linkver_key(show, p) for p in range(players)]) if players else pipe.echo("")
         for player in range(players):
             pipe.hlen(service._sockets_key(show, player))

@@ -92,7 +92,8 @@ def crowd_sections(service: Service, show: str, table_id: str | None) -> list[Se
     board: list[tuple[str, ...]] = [("순위 / Rank", "관객 / Audience", "점수 / Points")]
     for b in desk.crowd.board(show, devices=True):
         name = b["nickname"] or _both(b["guest"])
-        board.append((f"{b['rank']}위 / #{b['rank']}", name + (" (숨김 / hidden)" if b["hidden"] else ""), str(b["points"])))
+        rank = f"공동 {b['rank']}위 / ={b['rank']}" if b["shared"] else f"{b['rank']}위 / #{b['rank']}"
+        board.append((rank, name + (" (숨김 / hidden)" if b["hidden"] else ""), str(b["points"])))
     return [
         Section(heading="관객 예측", heading_en="The audience's predictions", table=tuple(rows), column_weights=(3, 4, 2),
                 small=True),

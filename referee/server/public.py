@@ -106,7 +106,7 @@ class PublicSide:
         pipe = self.audience.pipeline(transaction=False)
         pipe.hmget(f"{self.prefix}show:{show}", ["current", "reveal_hold", "replay"])
         pipe.llen(self.store.log_key(current or ""))
-        pipe.get(self._released_key(current or ""))
+        pipe.get(self.released_key(current or ""))
         pipe.get(self._presence_key(show))
         (now, hold, replay), length, released, presence = pipe.execute()
         return (now or None, int(length) if now == current else -1, hold, released, presence, replay)

@@ -212,7 +212,7 @@ class Service(DealerSide, SeatSide, PublicSide):
         (referee.table.replay)."""
         released = version if released is None else released
         pipe = self.r.pipeline(transaction=True)
-        pipe.set(self._released_key(table_id), released)
+        pipe.set(self.released_key(table_id), released)
         pipe.rpush(self.releases_key(table_id), json.dumps([version, released, hold, time.time()]))
         pipe.execute()
 
@@ -238,7 +238,7 @@ class Service(DealerSide, SeatSide, PublicSide):
             return [Release(0, 0, self.shows.info(show)["settings"]["reveal_hold"] == "on")]
         return history if history[0].at == 0 else [Release(0, 0, True), *history]
 
-    def _released_key(self, table_id: str) -> str:
+    def released_key(self, table_id: str) -> str:
         return f"{self.prefix}released:{table_id}"
 
     def held_reveals(self, table_id: str) -> list[int]:
@@ -248,7 +248,7 @@ class Service(DealerSide, SeatSide, PublicSide):
         if not table.game.reveals:
             return []
         folded = table.load()
-        released = int(self.r.get(self._released_key(table_id)) or 0)
+        released = int(self.r.get(self.released_key(table_id)) or 0)
         out: dict[int, int] = {}
         for entry in table.store.entries(table_id, after=released):
             if entry["event"]["type"] in table.game.reveals and entry["action"] not in folded.voided:
@@ -262,7 +262,7 @@ class Service(DealerSide, SeatSide, PublicSide):
         if not table.game.reveals:
             return None
         folded = table.load()
-        released = int(self.r.get(self._released_key(table_id)) or 0)
+        released = int(self.r.get(self.released_key(table_id)) or 0)
         for entry in table.store.entries(table_id, after=released):
             if entry["event"]["type"] in table.game.reveals and entry["action"] not in folded.voided:
                 return entry["v"] - 1

@@ -243,14 +243,14 @@ class Shows:
         fields = {"name": name, "created": time.time(), "current": ""}
         if pin:
             fields["pin"] = hash_pin(pin)
-        created = self.r.hsetnx(f"{self.p}show:{show}", "name", fields["name"])
+        created = self.r.hsetnx(self.registry_key(show), "name", fields["name"])
         require(bool(created), "show/exists", f"이미 있는 쇼입니다: {show}", f"Show already exists: {show}", show=show)
-        self.r.hset(f"{self.p}show:{show}", mapping=fields)
+        self.r.hset(self.registry_key(show), mapping=fields)
         self.r.sadd(f"{self.p}shows", show)
 
     def exists(self, show: Any, client: redis.Redis | None = None) -> bool:
         return isinstance(show, str) and bool(SHOW_ID.fullmatch(show)) and bool(
-            (client or self.r).exists(f"{self.p}show:{show}"))
+            (client or self.r).exists(self.registry_key(show)))
 
     def require(self, show: Any) -> None:
         require(self.exists(show), "show/no_show", f"없는 쇼입니다: {show!r}", f"No such show: {show!r}", show=show)
@@ -267,7 +267,7 @@ class Shows:
 
     def read_info(self, pipe: Any, show: str) -> None:
         """Queue the three reads of a show's registry entry on `pipe` (see info_from)."""
-        pipe.hgetall(f"{self.p}show:{show}")
+        pipe.hgetall(self.registry_key(show))
         pipe.lrange(f"{self.p}show:{show}:roster", 0, -1)
         pipe.lrange(f"{self.p}show:{show}:tables", 0, -1)
 
@@ -289,16 +289,20 @@ class Shows:
     def linkver_key(self, show: str, player: int) -> str:
         return f"{self.p}linkver:{show}:{player}"
 
+    def registry_key(self, show: str) -> str:
+        """The show's registry hash (its settings among its fields)."""
+        return f"{self.p}show:{show}"
+
     def set_setting(self, show: str, name: Any, value: Any) -> None:
         require(name in SETTINGS, "show/bad_setting", f"없는 쇼 설정입니다: {name!r}", f"No such show setting: {name!r}",
                 setting=name)
         require(value in ("on", "off"), "show/bad_setting", f"설정 값은 on 또는 off입니다: {value!r}",
                 f"A setting is on or off: {value!r}", value=value)
-        self.r.hset(f"{self.p}show:{show}", name, value)
+        self.r.hset(self.registry_key(show), name, value)
 
     def archive(self, show: str, table: str, archived: bool) -> None:
         """Keep a finished table out of the console's tabs (it stays in the show)."""
-        key = f"{self.p}show:{show}"
+        key = self.registry_key(show)
         now = set(json.loads(self.r.hget(key, "archived") or "[]"))
         now = now | {table} if archived else now - {table}
         self.r.hset(key, "archived", json.dumps(sorted(now)))
@@ -313,7 +317,7 @@ class Shows:
         return [int(v or 0) for v in self.r.mget([f"{self.p}linkver:{show}:{p}" for p in range(count)])]
 
     def check_show_pin(self, show: str, pin: str) -> bool:
-        stored = self.r.hget(f"{self.p}show:{show}", "pin")
+        stored = self.r.hget(self.registry_key(show), "pin")
         return bool(stored) and isinstance(pin, str) and self._pin_matches(pin, stored)
 
     def roster(self, show: str) -> list[str]:
@@ -336,21 +340,21 @@ class Shows:
         """A table joins the show. The projector stays on what staff put on it: only a show with
         nothing on the projector yet shows the new table."""
         self.r.rpush(f"{self.p}show:{show}:tables", table)
-        if not self.r.hget(f"{self.p}show:{show}", "current"):
-            self.r.hset(f"{self.p}show:{show}", "current", table)
+        if not self.r.hget(self.registry_key(show), "current"):
+            self.r.hset(self.registry_key(show), "current", table)
 
     def set_program(self, show: str, table: str) -> None:
-        created = self.r.hsetnx(f"{self.p}show:{show}", "program", table)
+        created = self.r.hsetnx(self.registry_key(show), "program", table)
         require(bool(created), "show/has_program", "이 쇼에는 이미 프로그램이 있습니다",
                 "This show already has a program", show=show)
 
     def set_current(self, show: str, table: str) -> None:
         require(table in self.tables(show), "show/no_table", f"이 쇼의 테이블이 아닙니다: {table!r}",
                 f"Not a table of this show: {table!r}", table=table)
-        self.r.hset(f"{self.p}show:{show}", "current", table)
+        self.r.hset(self.registry_key(show), "current", table)
 
     def current(self, show: str) -> str | None:
-        return self.r.hget(f"{self.p}show:{show}", "current") or None
+        return self.r.hget(self.registry_key(show), "current") or None
 
     # -- phone links --------------------------------------------------------------------------
 

@@ -405,8 +405,10 @@ class Table:
         marks = {"by": by} if by else {}
 
         def moving(folded: Folded) -> list[Step]:
-            written, kept = self._moving(folded, actor, move)
-            return [Step(written, {"move": kept, **marks})]
+            written, kept, over = self._moving(folded, actor, move)
+            # `over`: this action gives the table its result (a question of the hall about the
+            # result closes at it, server/crowd.py).
+            return [Step(written, {"move": kept, **marks} | ({"over": True} if over else {}))]
 
         return self._command(actor, sid, moving, guard)
 
@@ -569,9 +571,10 @@ class Table:
         reason = str(reason)[:500]
         return [(Actor.dealer(), Event(FINISHED, {"closed": True}, {"reason": reason} if reason else None).to_json())]
 
-    def _moving(self, folded: Folded, actor: Actor, move: Any) -> tuple[list[tuple[Actor, dict]], Any]:
-        """A move's entries, and the move as the game decided it and the log keeps it: in its
-        decision's shape only (kernel `shaped`: a field the sender made up is never stored)."""
+    def _moving(self, folded: Folded, actor: Actor, move: Any) -> tuple[list[tuple[Actor, dict]], Any, bool]:
+        """A move's entries, the move as the game decided it and the log keeps it (in its
+        decision's shape only: kernel `shaped`, a field the sender made up is never stored), and
+        whether the table has its result after it and had none before."""
         require(folded.started, "table/not_started", "아직 시작하지 않은 테이블입니다", "The table has not started yet")
         _require_open(folded)
         if actor.kind == "referee":
@@ -593,7 +596,11 @@ class Table:
         for event in self.game.decide(state, actor, move, rng):
             state = self.game.evolve(state, event)
             out.append((actor, event.to_json()))
-        return out + self._automatic(state, folded.version + 1 + len(out)), move
+        automatic = self._automatic(state, folded.version + 1 + len(out))
+        for _, event in automatic:
+            state = self.game.evolve(state, Event.from_json(event))
+        over = folded.outlook(self.game).result is None and self.game.result(state) is not None
+        return out + automatic, move, over
 
     def _automatic(self, state: Any, version: int) -> list[tuple[Actor, dict]]:
         """The steps the referee takes by itself (a shuffle, a deal) after a command."""
@@ -659,7 +666,7 @@ class Table:
                 if event["type"] not in (FINISHED, CLOCK):
                     state = self.game.evolve(state, Event.from_json(event))
             version += len(written)
-            steps.append(Step(written, {k: first[k] for k in ("move", "by") if k in first} | {"replay_of": a}))
+            steps.append(Step(written, {k: first[k] for k in ("move", "by", "over") if k in first} | {"replay_of": a}))
             plan["reapplied"].append(words(first))
         return steps, plan
 

@@ -106,6 +106,7 @@ GAME = Game(
     default_seats=SEATS,
     describe=describe,
     reveals=frozenset({"RoundScored", "SafariScored", "OpponentNamed"}),
+    winner_known=frozenset({"SafariScored"}),  # the winner then names an opponent: the result
     highlight=highlight,
     predictions=predictions,
     answer=answer,
