@@ -5,6 +5,13 @@
 // there for a show clock to fill), the roll a call revealed, the effect being resolved, and the
 // standings (points, laps, tokens, penalties).
 //
+// Three columns side by side (the board is wide and, with a question row or a notice under it,
+// short): the map, the turn, the standings (one card per cat: every cat is always listed). The
+// boxes that must never lie on each other are named with data-box (each cell, the score track
+// and its slots, the turn, the standings and each cat's card); a cat's piece sits inside its
+// cell. A cell shows a cat's name on its piece only when the name fits the cell whole (else the
+// number, in the cat's colour, as in the standings).
+//
 // It receives the public view only: the true roll of an uncalled turn is never in it, so it is
 // never drawn. Positions go through CSSOM (style.left/top), never a style attribute.
 (function () {
@@ -85,9 +92,10 @@
         ]),
         cell.kind === "fork" ? el("div", { class: "cc-fork", text: both("홀↑ 짝↓", "odd↑ even↓") }) : null,
         el("div", { class: "cc-cats" }, cats.map(function (c) {
-          return token(state, c, cats.length > 2, last && last.seat === c.seat && walked.length && walked[walked.length - 1] === cell.id);
+          return token(state, c, cats.length > 1, last && last.seat === c.seat && walked.length && walked[walked.length - 1] === cell.id);
         })),
       ]);
+      node.setAttribute("data-box", "cell");
       node.classList.toggle("cc-now", cats.some(function (c) { return c.seat === turnSeat; }));
       place(node, cell.x / W * 100, cell.y / H * 100, 100 / W, 100 / H);
       box.appendChild(node);
@@ -98,14 +106,15 @@
 
   function trackPicture(state, W, H) {
     const t = state.map.track || { x: 1, y: 1, width: Math.max(1, W - 2), height: Math.max(1, H - 2) };
-    const slots = el("div", { class: "cc-track" + (t.width / t.height >= 3.5 ? " cc-track-row" : "") }, [
-      el("div", { class: "cc-track-title", text: both("점수 트랙", "Score track") }),
+    const slots = el("div", { class: "cc-track" + (t.width / t.height >= 3.5 ? " cc-track-row" : ""), "data-box": "track" }, [
+      el("div", { class: "cc-track-title", text: both("점수 트랙 · 남은 토큰 " + state.tokens_left, "Score track · " + state.tokens_left + " left") }),
     ]);
     const grid = el("div", { class: "cc-track-slots" });
     state.track.forEach(function (slot) {
       const cat = slot.seat == null ? null : catOf(state, slot.seat);
       grid.appendChild(el("div", {
         class: "cc-slot" + (cat ? " cc-taken cc-" + cat.cat : ""),
+        "data-box": "slot",
         "data-token": String(slot.token),
         "data-seat": slot.seat == null ? "" : String(slot.seat),
       }, [
@@ -214,18 +223,23 @@
     const rows = el("div", { class: "cc-standings" });
     state.standings.forEach(function (s) {
       const c = catOf(state, s.seat);
+      // A card: the rank, the cat (its number in its colour) and its name, its points; under
+      // them its laps and its states (toilet, island, no action).
       rows.appendChild(el("div", { class: "cc-row" + (s.seat === state.turn.seat && !state.over ? " cc-row-now" : "") + (state.over && s.rank === 1 ? " cc-row-win" : ""),
-                                   "data-seat": String(s.seat) }, [
-        el("span", { class: "cc-rank", text: both(s.rank + "위", "#" + s.rank) }),
-        el("span", { class: "cc-dot cc-" + c.cat }, String(c.seat + 1)),
-        el("span", { class: "cc-row-name" }, c.name),
-        el("span", { class: "cc-row-status" }, statusOf(c)),
-        el("span", { class: "cc-row-laps", text: both(c.laps + "바퀴", c.laps + " laps") }),
-        el("span", { class: "cc-row-points", text: both(s.points + "점", s.points + " pt") }),
+                                   "data-seat": String(s.seat), "data-box": "standing" }, [
+        el("div", { class: "cc-row-main" }, [
+          el("span", { class: "cc-rank", text: both(s.rank + "위", "#" + s.rank) }),
+          el("span", { class: "cc-dot cc-" + c.cat }, String(c.seat + 1)),
+          el("span", { class: "cc-row-name" }, c.name),
+          el("span", { class: "cc-row-points", text: both(s.points + "점", s.points + " pt") }),
+        ]),
+        el("div", { class: "cc-row-sub" }, [
+          el("span", { class: "cc-row-laps", text: both(c.laps + "바퀴", c.laps + (c.laps === 1 ? " lap" : " laps")) }),
+        ].concat(statusOf(c))),
       ]));
     });
-    return el("div", { class: "cc-side-block" }, [
-      el("div", { class: "cc-side-title", text: both("순위 · 남은 점수 토큰 " + state.tokens_left, "Standings · tokens left " + state.tokens_left) }),
+    return el("div", { class: "cc-side-block", "data-box": "standings" }, [
+      el("div", { class: "cc-side-title", text: both("순위", "Standings") }),
       rows,
     ]);
   }
@@ -239,23 +253,39 @@
     ]);
   }
 
+  // The turn's column's height (vh) within which the feed may stay: what the column has on the
+  // shortest board (a question row and a notice under it at once).
+  const FEED_ROOM = 52;
+
   function draw(board, view) {
     const state = view.state;
     const feed = state.feed.length ? state.feed[state.feed.length - 1] : null;
     const root = el("div", { class: "cc" + (I18N.lang === "en" ? " cc-en" : ""), "data-step": state.step }, [
       el("div", { class: "cc-left" }, [mapPicture(view)]),
-      el("div", { class: "cc-side" }, [
+      el("div", { class: "cc-side", "data-box": "turn" }, [
         turnPicture(view),
-        standingsPicture(view),
         feed && !state.turn.window && !state.effect ? el("div", { class: "cc-feed", text: lastWords(feed) }) : null,
       ]),
+      standingsPicture(view),
     ]);
     board.replaceChildren(root);
-    // The feed is the least of the side: when the turn and the standings need its room, it goes
-    // (nothing is shown cut off).
+    fitNames(root);
+    // The feed is the least of the turn's column: it stays only if the column holds it on the
+    // shortest board (a question row and a notice under it), since the board's height changes
+    // with the rows under it and the picture is not drawn again then (nothing is shown cut off).
     const side = root.querySelector(".cc-side");
     const line = side.querySelector(".cc-feed");
-    if (line && side.scrollHeight > side.clientHeight + 1) line.remove();
+    if (line && line.offsetTop + line.offsetHeight > FEED_ROOM * window.innerHeight / 100) line.remove();
+  }
+
+  // A piece shows its cat's name only where the name fits whole (the width of a cell does not
+  // change with the rows under the board); else the number alone, like a crowded cell's.
+  function fitNames(root) {
+    root.querySelectorAll(".cc-cat-name").forEach(function (name) {
+      if (name.scrollWidth <= name.clientWidth + 1 && name.parentNode.scrollWidth <= name.parentNode.clientWidth + 1) return;
+      name.parentNode.classList.add("cc-crowded");
+      name.remove();
+    });
   }
 
   // The latest sentences of a feed entry that fit two lines (an entry may tell several turns).

@@ -202,11 +202,31 @@
     };
   }
 
+  // The track is as tall as its tallest stack needs, in tokens (at least three: the start holds
+  // the five side by side, two a row), so the zones and the round below keep their room while the
+  // characters run apart; the stack grows when they pile up. A puddle's word stands above its
+  // stack while it holds two at most (one when the board's region is short: horror_race.css), and
+  // needs the height of WORD tokens.
+  const WORD = 2.2;
+
+  function rowsOf(state, sc, most) {
+    let rows = Math.max(3, Math.ceil((sc.cells[0] || []).length / 2), sc.finish.length);
+    sc.cells.forEach(function (stack, cell) {
+      if (cell === 0) return;
+      const puddle = state.track[cell] && state.track[cell].puddle;
+      rows = Math.max(rows, stack.length + (puddle && stack.length <= most ? WORD : 0));
+    });
+    return rows;
+  }
+
   function trackPicture(view, sc) {
     const state = view.state;
     const m = sc.move;
     const moved = m && m.mover ? m.carried : [];
     const row = el("div", { class: "hr-track" });
+    // CSSOM: allowed by the CSP
+    row.style.setProperty("--rows", String(rowsOf(state, sc, 2)));
+    row.style.setProperty("--rows-short", String(rowsOf(state, sc, 1)));
     sc.cells.forEach(function (stack, cell) {
       const puddle = state.track[cell] && state.track[cell].puddle;
       const landed = m && m.mover && !m.finished && m.to === cell;
@@ -214,16 +234,17 @@
       const pile = el("div", { class: "hr-stack" });
       stack.forEach(function (id) { pile.appendChild(token(state, id, moved.indexOf(id) >= 0 ? " hr-moved" : "")); });
       const label = cell === 0 ? both("출발", "Start") : String(cell);
-      row.appendChild(el("div", { class: cls, "data-cell": String(cell), "data-stack": stack.join(",") }, [
-        // the word stands above the stack while there is room (a tall stack keeps the colour)
-        puddle && stack.length <= 2 ? el("div", { class: "hr-puddle-word", text: both("웅덩이", "puddle") }) : null,
+      row.appendChild(el("div", { class: cls, "data-cell": String(cell), "data-stack": stack.join(","), "data-box": "cell-" + cell }, [
+        // the word stands above the stack while it holds two at most (a taller stack keeps the colour)
+        puddle && stack.length <= 2 ? el("div", { class: "hr-puddle-word" + (stack.length === 2 ? " hr-over-two" : ""),
+                                                  text: both("웅덩이", "puddle") }) : null,
         pile, el("div", { class: "hr-cell-label", text: label }),
       ]));
     });
     const goalPile = el("div", { class: "hr-stack" });
     sc.finish.forEach(function (id) { goalPile.appendChild(token(state, id, moved.indexOf(id) >= 0 ? " hr-moved" : "")); });
     row.appendChild(el("div", {
-      class: "hr-cell hr-goal" + (m && m.finished ? " hr-landed" : ""), "data-cell": "goal", "data-stack": sc.finish.join(","),
+      class: "hr-cell hr-goal" + (m && m.finished ? " hr-landed" : ""), "data-cell": "goal", "data-stack": sc.finish.join(","), "data-box": "cell-goal",
     }, [goalPile, el("div", { class: "hr-cell-label", text: both("골", "Goal") })]));
     return row;
   }
@@ -239,13 +260,13 @@
       const rows = el("div", { class: "hr-zone-coins" });
       const present = ids.filter(function (id) { return z.counts[id]; });
       present.forEach(function (id) {
-        rows.appendChild(el("div", { class: "hr-zone-row" + (mover === id ? " hr-mover" : "") }, [
+        rows.appendChild(el("div", { class: "hr-zone-row" + (mover === id ? " hr-mover" : ""), "data-box": "zone-" + z.zone + "-" + id }, [
           chip(state, id), el("span", { class: "hr-count" }, "×" + z.counts[id]),
         ]));
       });
       if (!present.length) rows.appendChild(el("div", { class: "hr-empty", text: both("코인 없음", "No coins") }));
       box.appendChild(el("div", {
-        class: "hr-zone" + (active ? " hr-active" : "") + (done ? " hr-done" : ""), "data-zone": String(z.zone),
+        class: "hr-zone" + (active ? " hr-active" : "") + (done ? " hr-done" : ""), "data-zone": String(z.zone), "data-box": "zone-" + z.zone,
       }, [
         el("div", { class: "hr-zone-head" }, [
           el("span", { class: "hr-zone-name", text: zoneTitle(z.zone) }),
@@ -269,13 +290,13 @@
       const done = at >= 0 && i < at;
       list.appendChild(el("div", {
         class: "hr-seat" + (now ? " hr-now" : "") + (done ? " hr-past" : "") + (forfeit ? " hr-forfeit" : ""),
-        "data-seat": String(seat),
+        "data-seat": String(seat), "data-box": "order-" + seat,
       }, [
         el("span", { class: "hr-seat-no" }, String(seat + 1)),
-        el("span", { class: "hr-seat-name" }, view.seats[seat]),
+        el("span", { class: "hr-seat-name", "data-box": "order-name-" + seat }, view.seats[seat]),
       ]));
     });
-    const side = el("div", { class: "hr-side" }, [
+    const side = el("div", { class: "hr-side", "data-box": "round" }, [
       el("div", { class: "hr-side-head" }, [
         el("span", { class: "hr-round", text: both(sc.round + "라운드 순서", "Round " + sc.round + " order") }),
         sc.animating ? null : el("span", { class: "hr-box", text: both("상자 " + state.box_size + "개", state.box_size + " in box") }),
@@ -283,14 +304,14 @@
       list,
     ]);
     if (sc.forfeit != null) {
-      side.appendChild(el("div", { class: "hr-forfeit-line", "data-seat": String(sc.forfeit) }, [
+      side.appendChild(el("div", { class: "hr-forfeit-line", "data-seat": String(sc.forfeit), "data-box": "forfeit" }, [
         el("span", { class: "hr-tag", text: both("코인포기", "Forfeit") }),
         el("span", { class: "hr-seat-name" }, view.seats[sc.forfeit]),
         el("span", { class: "hr-side-label", text: both("→ 다음 라운드 맨 뒤", "→ last next round") }),
       ]));
     }
     if (sc.drawn) {
-      side.appendChild(el("div", { class: "hr-drawn" }, [
+      side.appendChild(el("div", { class: "hr-drawn", "data-box": "drawn" }, [
         // who drew is the highlighted seat of the order above
         el("span", { class: "hr-side-label", text: both("뽑은 코인", "Drawn") }),
         el("span", { class: "hr-drawn-coins" }, sc.drawn.coins.map(function (id) { return chip(state, id, " hr-coin"); })),
@@ -303,9 +324,9 @@
     const state = view.state;
     const grid = el("div", { class: "hr-backing-grid" });
     state.seats.forEach(function (s) {
-      grid.appendChild(el("div", { class: "hr-backer" + (s.backed ? " hr-backed" : ""), "data-seat": String(s.seat) }, [
+      grid.appendChild(el("div", { class: "hr-backer" + (s.backed ? " hr-backed" : ""), "data-seat": String(s.seat), "data-box": "backer-" + s.seat }, [
         el("span", { class: "hr-seat-no" }, String(s.seat + 1)),
-        el("span", { class: "hr-seat-name" }, view.seats[s.seat]),
+        el("span", { class: "hr-seat-name", "data-box": "backer-name-" + s.seat }, view.seats[s.seat]),
         el("span", { class: "hr-backer-mark", text: s.backed ? both("제출", "in") : both("…", "…") }),
       ]));
     });
@@ -319,12 +340,12 @@
     const state = view.state;
     const places = el("div", { class: "hr-places" });
     state.ranking.forEach(function (r) {
-      places.appendChild(el("div", { class: "hr-place hr-p" + r.place, "data-character": r.character }, [
+      places.appendChild(el("div", { class: "hr-place hr-p" + r.place, "data-character": r.character, "data-box": "place-" + r.character }, [
         el("span", { class: "hr-place-no", text: both(r.place + "위", "#" + r.place) }),
         chip(state, r.character),
       ]));
     });
-    const left = el("div", { class: "hr-result-col hr-result-chars" }, [
+    const left = el("div", { class: "hr-result-col hr-result-chars", "data-box": "result-characters" }, [
       el("div", { class: "hr-panel-title", text: both("캐릭터 순위", "Characters") }), places,
     ]);
     let right;
@@ -333,9 +354,9 @@
       const list = el("div", { class: "hr-scores" + (seats.length > 6 ? " hr-cols-2" : "") });
       list.style.setProperty("--rows", String(Math.ceil(seats.length / 2)));
       seats.forEach(function (s) {
-        list.appendChild(el("div", { class: "hr-score" + (s.rank === 1 ? " hr-top" : ""), "data-seat": String(s.seat) }, [
+        list.appendChild(el("div", { class: "hr-score" + (s.rank === 1 ? " hr-top" : ""), "data-seat": String(s.seat), "data-box": "score-" + s.seat }, [
           el("span", { class: "hr-score-rank", text: both(s.rank + "위", "#" + s.rank) }),
-          el("span", { class: "hr-seat-name" }, view.seats[s.seat]),
+          el("span", { class: "hr-seat-name", "data-box": "score-name-" + s.seat }, view.seats[s.seat]),
           state.groups && s.group === "guests" ? el("span", { class: "hr-tag", text: both("게스트", "guest") }) : null,
           el("span", { class: "hr-score-backing" }, (s.backing || []).map(function (id) {
             return el("span", { class: "hr-chip hr-small hr-" + id, "data-character": id, title: I18N.tr(labelOf(state, id)),
@@ -344,11 +365,11 @@
           el("span", { class: "hr-score-points", text: both(s.points + "점", s.points + " pt") }),
         ]));
       });
-      right = el("div", { class: "hr-result-col hr-result-seats" }, [
+      right = el("div", { class: "hr-result-col hr-result-seats", "data-box": "result-seats" }, [
         el("div", { class: "hr-panel-title", text: both("응원 공개 · 승점", "Backings revealed · points") }), list,
       ]);
     } else {
-      right = el("div", { class: "hr-result-col hr-result-seats" }, [
+      right = el("div", { class: "hr-result-col hr-result-seats", "data-box": "result-seats" }, [
         el("div", { class: "hr-panel-title", text: both("응원 공개를 기다리는 중", "Backings not revealed yet") }),
       ]);
     }
@@ -382,7 +403,7 @@
       "data-round": String(sc.round),
     }, [
       trackPicture(view, sc),
-      el("div", { class: "hr-caption" + (sc.caption ? " hr-live" : "") + (over ? " hr-finish-line" : ""), text: caption || "" }),
+      el("div", { class: "hr-caption" + (sc.caption ? " hr-live" : "") + (over ? " hr-finish-line" : ""), "data-box": "caption", text: caption || "" }),
       lower,
     ]);
     board.replaceChildren(root);

@@ -25,6 +25,9 @@
   const GRID = [[1, 1], [1, 1], [2, 1], [3, 1], [2, 2], [3, 2], [3, 2], [4, 2], [4, 2], [3, 3], [4, 3], [4, 3], [4, 3]];
   const seen = {};  // program table -> the last state of it this page drew
 
+  // A box of the picture that nothing else may lie on (the layout audit reads data-box).
+  function boxed(node, name) { node.setAttribute("data-box", name); return node; }
+
   function outs(board) {
     const list = Array.isArray(board.eliminated) ? board.eliminated
       : (board.eliminated != null ? [{ player: board.eliminated, stage: null }] : []);
@@ -72,8 +75,8 @@
   // -- between matches -------------------------------------------------------------------------
 
   function stagesList(state) {
-    return el("div", { class: "pg-stages panel", "data-role": "stages" }, state.planned.map(function (p) {
-      return el("div", { class: "pg-stage pg-" + p.status, "data-stage": p.key }, [
+    return el("div", { class: "pg-stages panel", "data-role": "stages", "data-box": "stages" }, state.planned.map(function (p) {
+      return el("div", { class: "pg-stage pg-" + p.status, "data-stage": p.key, "data-box": "stage-" + p.key }, [
         el("span", { class: "pg-mark" }),
         el("span", { class: "pg-stage-title", text: p.title }),
         el("span", { class: "pg-stage-status", text: STATUS[p.status] }),
@@ -96,14 +99,14 @@
     if (guest) flags.push(el("span", { class: "pg-tag dim", text: both("게스트", "guest") }));
     return el("div", { class: "pg-player" + (gone ? " pg-out" : "") + (board.candidate === i ? " pg-candidate" : "")
                        + (up.indexOf(i) >= 0 ? " pg-up" : ""),
-                       "data-player": String(i) }, [
-      el("div", { class: "pg-player-head" }, [
+                       "data-player": String(i), "data-box": "player-" + i }, [
+      el("div", { class: "pg-player-head", "data-box": "player-head-" + i }, [
         el("span", { class: "pg-name" }, state.names[i]),
         points != null ? el("span", { class: "pg-points", "data-role": "points",
                                       text: both(points + "점", points + " pts") }) : null,
       ]),
-      (board.keys || {})[i] ? keyChips(board.keys[i]) : null,
-      flags.length ? el("div", { class: "pg-flags" }, flags) : null,
+      (board.keys || {})[i] ? boxed(keyChips(board.keys[i]), "player-keys-" + i) : null,
+      flags.length ? el("div", { class: "pg-flags", "data-box": "player-flags-" + i }, flags) : null,
     ]);
   }
 
@@ -148,10 +151,10 @@
       const who = state.names[board.candidate];
       waiting = both("탈락 후보 " + who + ": 데스 매치 상대를 지목하는 중…", "Candidate " + who + " is naming the death-match opponent…");
     }
-    if (waiting) return el("div", { class: "pg-next waiting", "data-role": "next" }, [el("div", { class: "pg-next-wait", text: waiting })]);
+    if (waiting) return el("div", { class: "pg-next waiting", "data-role": "next", "data-box": "next" }, [el("div", { class: "pg-next-wait", text: waiting })]);
     if (!title) return null;
     const size = players.length <= 2 ? "two" : players.length <= 5 || players.length === state.names.length ? "few" : "many";
-    return el("div", { class: "pg-next", "data-role": "next" }, [
+    return el("div", { class: "pg-next", "data-role": "next", "data-box": "next" }, [
       el("div", { class: "pg-next-head" }, [
         el("span", { class: "pg-next-label", text: label }),
         el("span", { class: "pg-next-title", "data-role": "next-title", text: title }),
@@ -193,27 +196,29 @@
     function podium(s, i) {
       const winner = final.winner === s.seat;
       return el("div", { class: "pg-podium" + (i === 0 ? " first" : "") + (winner ? " pg-winner" : "") + (out === s.seat ? " pg-out" : ""),
-                         "data-place": String(i + 1), "data-seat": String(s.seat), "data-role": winner ? "winner" : null }, [
-        el("div", { class: "pg-podium-place" }, [
+                         "data-place": String(i + 1), "data-seat": String(s.seat), "data-role": winner ? "winner" : null,
+                         "data-box": "podium-" + (i + 1) }, [
+        el("div", { class: "pg-podium-place", "data-box": "podium-place-" + (i + 1) }, [
           el("span", { class: "pg-place", text: placeText(standings, s) }),
           winner ? el("span", { class: "pg-champion", text: both("우승", "Winner") }) : null,
         ]),
-        el("div", { class: "pg-podium-name" }, state.names[s.seat]),
-        facts(s, i === 0),
+        el("div", { class: "pg-podium-name", "data-box": "podium-name-" + (i + 1) }, state.names[s.seat]),
+        boxed(facts(s, i === 0), "podium-facts-" + (i + 1)),
       ]);
     }
     const top = standings.slice(0, Math.min(3, standings.length));
     const rest = standings.slice(top.length);
     const rows = rest.map(function (s, j) {
       const i = top.length + j;
-      return el("div", { class: "pg-rank" + (out === s.seat ? " pg-out" : ""), "data-place": String(i + 1), "data-seat": String(s.seat) }, [
+      return el("div", { class: "pg-rank" + (out === s.seat ? " pg-out" : ""), "data-place": String(i + 1), "data-seat": String(s.seat),
+                         "data-box": "rank-" + (i + 1) }, [
         el("span", { class: "pg-place", text: placeText(standings, s) }),
         el("span", { class: "pg-rank-name" }, state.names[s.seat]),
         facts(s, false),
       ]);
     });
     const node = el("div", { class: "pg-final", "data-role": "final-standings", "data-rest": String(rest.length) }, [
-      el("div", { class: "pg-final-head", text: both("최종 순위", "Final standings") }),
+      el("div", { class: "pg-final-head", "data-box": "final-head", text: both("최종 순위", "Final standings") }),
       el("div", { class: "pg-final-body" }, [
         el("div", { class: "pg-podiums" }, top.map(podium)),
         rest.length ? el("div", { class: "pg-ranks" }, rows) : null,

@@ -13,6 +13,9 @@
 
   function seatName(view, seat) { return view.seats[seat]; }
 
+  // A box of the picture that nothing else may lie on (the layout audit reads data-box).
+  function boxed(node, name) { node.setAttribute("data-box", name); return node; }
+
   // Under a card laid with a virtual player: who gave it, as a mark in that candidate's colour
   // (the first letter of the name, or the seat number when both names start alike); the
   // candidates' names carry the same colour.
@@ -74,9 +77,9 @@
     }
     shown.forEach(function (card, i) {
       const cls = [fresh.has("s" + seat + ":" + card) ? "fresh" : "", i === decisive ? "decisive" : ""].join(" ").trim();
-      cards.appendChild(face(card, cls));
+      cards.appendChild(boxed(face(card, cls), "hand-" + seat + "-" + i));
     });
-    for (let i = 0; i < s.hand_count; i++) cards.appendChild(back());
+    for (let i = 0; i < s.hand_count; i++) cards.appendChild(boxed(back(), "hand-" + seat + "-" + (shown.length + i)));
 
     const all = state.virtual.length;
     const chips = el("div", { class: "qt-chips" });
@@ -84,26 +87,26 @@
       const order = s.exchanged_with.indexOf(vp);
       chips.appendChild(el("span", { class: "qt-chip" + (order >= 0 ? " on" : ""), "data-vp": String(vp) }, String(vp + 1)));
     }
-    const stats = el("div", { class: "qt-stats" }, [
+    const stats = el("div", { class: "qt-stats", "data-box": "stats-" + seat }, [
       el("span", { class: "qt-stat", "data-role": "exchanges", text: both("교환 " + s.exchanges + "/" + all, "Exchanges " + s.exchanges + "/" + all) }),
       chips,
       el("span", { class: "qt-stat", "data-role": "passes", text: both("패스 " + s.passes, "Passes " + s.passes) }),
       el("span", { class: "qt-stat", "data-role": "mulligans", text: both("멀리건 " + s.mulligans, "Mulligans " + s.mulligans) }),
     ]);
-    const notes = el("div", { class: "qt-notes" }, [
+    const notes = el("div", { class: "qt-notes", "data-box": "notes-" + seat }, [
       s.must_exchange ? el("span", { class: "qt-owe", text: both("패스 불가: 남은 교환 " + (all - s.exchanges) + "명",
         "No pass: " + (all - s.exchanges) + " exchanges owed") }) : null,
     ]);
-    const verdict = over ? el("div", { class: "qt-verdict" }, [
+    const verdict = over ? el("div", { class: "qt-verdict", "data-box": "verdict-" + seat }, [
       el("span", { class: "qt-quattro" + (c.quattro[seat] ? " yes" : " no") + (c.rule === "only_quattro" && winner ? " decisive" : ""), "data-role": "quattro",
                    text: c.quattro[seat] ? both("콰트로!", "Quattro!") : both("콰트로 아님", "No quattro") }),
       el("span", { class: "qt-sum" + (c.rule === "sum" && winner ? " decisive" : ""), "data-role": "sum", text: both("합 " + c.sums[seat], "Sum " + c.sums[seat]) }),
     ]) : null;
 
     return el("div", { class: "qt-cand" + (acting ? " acting" : "") + (winner ? " winner" : "") + (over && !winner ? " loser" : ""),
-                       "data-seat": String(seat) }, [
-      el("div", { class: "qt-cand-head" }, [el("div", { class: "qt-name qt-s" + seat }, [
-        el("span", { class: "qt-mark qt-s" + seat }, giverMark(view, seat)), seatName(view, seat)]), badges]),
+                       "data-seat": String(seat), "data-box": "candidate-" + seat }, [
+      el("div", { class: "qt-cand-head" }, [el("div", { class: "qt-name qt-s" + seat, "data-box": "name-" + seat }, [
+        el("span", { class: "qt-mark qt-s" + seat }, giverMark(view, seat)), seatName(view, seat)]), boxed(badges, "badges-" + seat)]),
       cards,
       verdict,
       over ? null : stats,
@@ -138,7 +141,7 @@
           : both(a.phase + "단계 · " + who + " ⇄ 가상 " + (a.vp + 1), "Phase " + a.phase + " · " + who + " ⇄ virtual " + (a.vp + 1)) });
       })));
     }
-    return el("div", { class: "qt-mid" + (c ? " final" : "") }, parts);
+    return el("div", { class: "qt-mid" + (c ? " final" : ""), "data-box": "middle" }, parts);
   }
 
   function virtualPlayer(view, vp, fresh, lastAction) {
@@ -146,18 +149,18 @@
     const v = state.virtual[vp];
     const cards = el("div", { class: "qt-vp-cards" });
     v.face_up.forEach(function (f) {
-      cards.appendChild(el("div", { class: "qt-laid" }, [
+      cards.appendChild(el("div", { class: "qt-laid", "data-box": "laid-" + vp + "-" + cards.childNodes.length }, [
         face(f.card, fresh.has("v" + vp + ":" + f.card) ? "fresh" : ""),
         el("span", { class: "qt-giver qt-s" + f.seat, title: seatName(view, f.seat) }, giverMark(view, f.seat)),
       ]));
     });
     if (STARTED.indexOf(state.step) >= 0) {
-      for (let i = v.face_up.length; i < VIRTUAL_HAND; i++) cards.appendChild(el("div", { class: "qt-laid" }, [back()]));
+      for (let i = v.face_up.length; i < VIRTUAL_HAND; i++) cards.appendChild(el("div", { class: "qt-laid", "data-box": "laid-" + vp + "-" + i }, [back()]));
     } else {
       cards.appendChild(el("div", { class: "qt-vp-wait", text: both("배분 전", "Not dealt yet") }));
     }
     const hot = lastAction && lastAction.action === "exchange" && lastAction.vp === vp;
-    return el("div", { class: "qt-vp" + (hot ? " hot" : ""), "data-vp": String(vp) }, [
+    return el("div", { class: "qt-vp" + (hot ? " hot" : ""), "data-vp": String(vp), "data-box": "virtual-" + vp }, [
       el("div", { class: "qt-vp-name", text: both("가상 " + (vp + 1), "Virtual " + (vp + 1)) }),
       cards,
     ]);

@@ -55,7 +55,7 @@
   function card(c, tokens, extra) {
     if (!c) return el("div", { class: "rf-card empty" + (extra ? " " + extra : "") }, [el("span", { class: "rf-card-gone", text: both("빈 자리", "empty") })]);
     const each = c.pattern.type === "highest_surround";
-    return el("div", { class: "rf-card" + (extra ? " " + extra : ""), "data-card": String(c.n), title: tr(c.label) }, [
+    return el("div", { class: "rf-card" + (extra ? " " + extra : ""), "data-card": String(c.n), title: tr(c.label), "data-box": "card-" + c.n }, [
       el("div", { class: "rf-card-top" }, [
         el("span", { class: "rf-gain" }, c.corals.map(function (k) { return el("span", { class: "rf-dot rfc-" + k }); })),
         el("span", { class: "rf-pts" }, [String(c.points), each ? el("small", { text: both("×", "×") }) : null]),
@@ -108,19 +108,24 @@
     const now = state.current === seat && state.step !== "over";
     const rank = state.final ? state.final.ranking.find(function (r) { return r.seat === seat; }) : null;
     const last = state.last_score && state.last_score.seat === seat && !state.last_score.from_hand && state.step !== "over" ? state.last_score : null;
-    return el("div", { class: "rf-seat" + (now ? " now" : "") + (rank && rank.rank === 1 ? " winner" : ""), "data-seat": String(seat) }, [
+    return el("div", { class: "rf-seat" + (now ? " now" : "") + (rank && rank.rank === 1 ? " winner" : ""), "data-seat": String(seat),
+                       "data-box": "board-" + seat }, [
       el("div", { class: "rf-seat-head" }, [
-        el("span", { class: "rf-name" }, s.name),
+        el("span", { class: "rf-name", "data-box": "name-" + seat }, s.name),
         rank ? el("span", { class: "rf-rank", text: both(rank.rank + "위", "#" + rank.rank) }) : null,
+        // at the end the total stands by the place
+        state.final ? el("span", { class: "rf-stat total", text: both(s.points + "점", s.points + " pts") }) : null,
         // the points just scored sit in the head, so every board keeps the same height
         last ? el("span", { class: "rf-gained", "data-role": "scored", text: both("+" + last.points + "점", "+" + last.points) }) : null,
         now ? el("span", { class: "rf-turn", text: both("차례", "to play") }) : null,
       ]),
-      boardGrid(s.board, marksFor(state, seat)),
-      el("div", { class: "rf-seat-foot" }, [
-        el("span", { class: "rf-stat", "data-role": "hand", text: both("손 " + s.hand_count + "장", "Hand " + s.hand_count) }),
-        el("span", { class: "rf-stat", "data-role": "played", text: both("사용 " + s.played.length + "장", "Played " + s.played.length) }),
-        state.final ? el("span", { class: "rf-stat total", text: both(s.points + "점", s.points + " pts") }) : null,
+      // the counts under the board (beside it when the board's region is short: reef.css)
+      el("div", { class: "rf-seat-body" }, [
+        boardGrid(s.board, marksFor(state, seat)),
+        el("div", { class: "rf-seat-foot" }, [
+          el("span", { class: "rf-stat", "data-role": "hand", text: both("손 " + s.hand_count + "장", "Hand " + s.hand_count) }),
+          el("span", { class: "rf-stat", "data-role": "played", text: both("사용 " + s.played.length + "장", "Played " + s.played.length) }),
+        ]),
       ]),
     ]);
   }
@@ -141,7 +146,7 @@
     const state = view.state;
     if (state.playing) {
       const p = state.playing;
-      return el("div", { class: "rf-now", "data-role": "playing" }, [
+      return el("div", { class: "rf-now", "data-role": "playing", "data-box": "now" }, [
         card(p.card, 0, "small"),
         el("div", { class: "rf-now-text" }, [
           el("div", { class: "rf-now-title", text: both(nameOf(view, p.seat) + " 카드 사용", nameOf(view, p.seat) + " plays") }),
@@ -152,7 +157,7 @@
     }
     const last = state.last_score;
     if (last && !last.from_hand) {
-      return el("div", { class: "rf-now", "data-role": "scored" }, [
+      return el("div", { class: "rf-now", "data-role": "scored", "data-box": "now" }, [
         card(last.card, 0, "small"),
         el("div", { class: "rf-now-text" }, [
           el("div", { class: "rf-now-title", text: both(nameOf(view, last.seat) + " 점수", nameOf(view, last.seat) + " scores") }),
@@ -167,11 +172,11 @@
 
   function strip(view) {
     const state = view.state;
-    const display = el("div", { class: "rf-display" }, [
+    const display = el("div", { class: "rf-display", "data-box": "display" }, [
       el("div", { class: "rf-label side", text: both("펼친 카드", "Display") }),
       el("div", { class: "rf-cards" }, state.display.map(function (d) { return card(d.card, d.tokens); })),
     ]);
-    const stock = el("div", { class: "rf-stock" }, [
+    const stock = el("div", { class: "rf-stock", "data-box": "stock" }, [
       el("div", { class: "rf-deck", "data-role": "deck" }, [
         el("span", { class: "rf-label", text: both("더미", "Deck") }),
         el("span", { class: "rf-deck-n" }, String(state.deck)),
@@ -189,7 +194,7 @@
     const f = state.final;
     const rows = f.ranking.map(function (r) {
       const s = state.seats[r.seat];
-      return el("tr", { class: r.rank === 1 ? "first" : "", "data-seat": String(r.seat) }, [
+      return el("tr", { class: r.rank === 1 ? "first" : "", "data-seat": String(r.seat), "data-box": "standing-" + r.seat }, [
         el("td", { class: "rf-rank-cell", text: both(r.rank + "위", "#" + r.rank) }),
         el("td", { class: "rf-name-cell" }, s.name),
         el("td", { class: "rf-pts-cell" }, String(r.points)),
@@ -199,14 +204,14 @@
       ]);
     });
     return el("div", { class: "rf-strip final" }, [
-      el("table", { class: "rf-standings" }, [
+      el("table", { class: "rf-standings", "data-box": "standings" }, [
         el("thead", {}, el("tr", {}, [
           el("th", { text: both("순위", "Rank") }), el("th", { text: both("이름", "Name") }), el("th", { text: both("점수", "Points") }),
           el("th", { text: both("손 카드", "Hand") }), el("th", { text: both("빈칸", "Empty") }), el("th", { text: both("4층", "4-high") }),
         ])),
         el("tbody", {}, rows),
       ]),
-      el("div", { class: "rf-decided" }, [
+      el("div", { class: "rf-decided", "data-box": "decided" }, [
         el("div", { class: "rf-label", text: both("순위 결정", "Decided by") }),
         el("div", { class: "rf-decided-text", text: f.decided_by }),
         el("div", { class: "rf-label", text: state.end_reason === "deck" ? both("더미가 떨어져 끝", "Ended: the deck ran out")

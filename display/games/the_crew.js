@@ -53,8 +53,8 @@
   function top(view) {
     const m = view.state.mission;
     return el("div", { class: "crew-top" }, [
-      el("div", { class: "crew-mission", text: m.title }),
-      el("div", { class: "crew-headline", text: m.headline }),
+      el("div", { class: "crew-mission", "data-box": "mission", text: m.title }),
+      el("div", { class: "crew-headline", "data-box": "headline", text: m.headline }),
       el("div", { class: "crew-spacer" }),
       statusPill(view),
     ]);
@@ -72,7 +72,8 @@
     for (let i = 0; i < s.seats.length; i++) {
       const seat = (leader + i) % s.seats.length;
       const now = t.to_play === seat;
-      slots.push(el("div", { class: "crew-slot" + (now ? " now" : "") + (played[seat] ? " played" : ""), "data-seat": String(seat) }, [
+      slots.push(el("div", { class: "crew-slot" + (now ? " now" : "") + (played[seat] ? " played" : ""), "data-seat": String(seat),
+                             "data-box": "slot-" + seat }, [
         played[seat] ? face(played[seat], "crew-big") : el("div", { class: "crew-card crew-empty crew-big" },
           now ? el("span", { class: "crew-slot-turn", text: both("차례", "to play") }) : null),
         el("div", { class: "crew-slot-name" }, nameOf(view, seat)),
@@ -99,7 +100,7 @@
       el("div", { class: "crew-caption", text: both(last.number + "번째 트릭: " + nameOf(view, last.winner) + " 획득",
         "Trick " + last.number + ": won by " + nameOf(view, last.winner)) }),
       el("div", { class: "crew-slots" }, last.plays.map(function (p) {
-        return el("div", { class: "crew-slot played" + (p.seat === last.winner ? " won" : "") }, [
+        return el("div", { class: "crew-slot played" + (p.seat === last.winner ? " won" : ""), "data-box": "slot-" + p.seat }, [
           face(p.card, "crew-big"), el("div", { class: "crew-slot-name" }, nameOf(view, p.seat)),
         ]);
       })),
@@ -113,7 +114,7 @@
     s.seats.forEach(function (x) {
       if (x.seat === s.commander) return;
       const a = q.answers[x.seat];
-      rows.push(el("div", { class: "crew-answer" + (q.next === x.seat ? " now" : "") }, [
+      rows.push(el("div", { class: "crew-answer" + (q.next === x.seat ? " now" : ""), "data-box": "answer-" + x.seat }, [
         el("span", { class: "crew-answer-name" }, x.name),
         el("span", { class: "crew-answer-reply", text: a ? q.replies[a] : q.next === x.seat ? both("대답 중…", "answering…") : both("—", "—") }),
       ]));
@@ -142,7 +143,7 @@
       el("div", { class: "crew-answers" }, s.seats.map(function (x) {
         const v = d.votes[x.seat];
         const chosen = d.chosen ? d.chosen[x.seat] : null;
-        return el("div", { class: "crew-answer" + (d.owing[x.seat] || chosen === false ? " now" : "") }, [
+        return el("div", { class: "crew-answer" + (d.owing[x.seat] || chosen === false ? " now" : ""), "data-box": "answer-" + x.seat }, [
           el("span", { class: "crew-answer-name" }, x.name),
           el("span", { class: "crew-answer-reply", text: chosen != null ? (chosen ? both("✓ 골랐음", "✓ chosen") : both("고르는 중…", "choosing…"))
             : v ? labels[v] : both("투표 중…", "voting…") }),
@@ -173,21 +174,21 @@
   function tasksArea(view) {
     const s = view.state;
     if (!s.tasks.length) {
-      return el("div", { class: "crew-tasks" }, [
+      return el("div", { class: "crew-tasks", "data-box": "tasks" }, [
         el("div", { class: "crew-caption", text: both("특수 조건", "Special condition") }),
         roles(view),
       ]);
     }
     const rows = s.tasks.map(function (t) {
       const mark = t.status === "done" ? "✓" : t.status === "failed" ? "✗" : null;
-      return el("div", { class: "crew-task st-" + t.status, "data-task": String(t.index) }, [
+      return el("div", { class: "crew-task st-" + t.status, "data-task": String(t.index), "data-box": "task-" + t.index }, [
         face(t.card, "crew-small"),
         tokenBadge(t.token),
         el("span", { class: "crew-task-owner" }, t.owner != null ? nameOf(view, t.owner) : tr(both("미정", "free"))),
         mark ? el("span", { class: "crew-task-mark", text: mark }) : null,
       ]);
     });
-    return el("div", { class: "crew-tasks" + (s.tasks.length > 6 ? " many" : "") }, [
+    return el("div", { class: "crew-tasks" + (s.tasks.length > 6 ? " many" : ""), "data-box": "tasks" }, [
       el("div", { class: "crew-caption", text: both("과제 " + s.tasks.filter(function (t) { return t.status === "done"; }).length + " / " + s.tasks.length + " 완료",
         "Tasks " + s.tasks.filter(function (t) { return t.status === "done"; }).length + " / " + s.tasks.length + " done") }),
       el("div", { class: "crew-task-list" }, rows),
@@ -221,9 +222,9 @@
     const s = view.state;
     return el("div", { class: "crew-seats n" + s.seats.length }, s.seats.map(function (x) {
       const now = s.trick.to_play === x.seat;
-      return el("div", { class: "crew-seat" + (now ? " now" : ""), "data-seat": String(x.seat) }, [
+      return el("div", { class: "crew-seat" + (now ? " now" : ""), "data-seat": String(x.seat), "data-box": "member-" + x.seat }, [
         el("div", { class: "crew-seat-head" }, [
-          el("span", { class: "crew-seat-name" }, x.name),
+          el("span", { class: "crew-seat-name", "data-box": "member-name-" + x.seat }, x.name),
           x.commander ? el("span", { class: "crew-badge", text: both("사령관", "Cmdr") }) : null,
         ]),
         el("div", { class: "crew-seat-stats" }, [
@@ -269,8 +270,8 @@
       const many = s.tasks.length > 6 ? " many-tasks" : "";
       board.replaceChildren(el("div", { class: "crew" + many + (s.phase === "over" ? (s.outcome.success ? " success" : " failure") : "") }, [
         top(view),
-        s.phase === "over" ? null : el("div", { class: "crew-condition", text: s.mission.condition }),
-        s.phase === "over" ? el("div", { class: "crew-result " + (s.outcome.success ? "good" : "bad"), "data-role": "result",
+        s.phase === "over" ? null : el("div", { class: "crew-condition", "data-box": "condition", text: s.mission.condition }),
+        s.phase === "over" ? el("div", { class: "crew-result " + (s.outcome.success ? "good" : "bad"), "data-role": "result", "data-box": "result",
           text: s.outcome.success ? both("미션 성공 · " + s.outcome.trick + "번째 트릭", "Mission accomplished · trick " + s.outcome.trick)
             : both("미션 실패 · " + s.outcome.trick + "번째 트릭 · " + ((s.outcome.reason || {}).ko || ""),
               "Mission failed · trick " + s.outcome.trick + " · " + ((s.outcome.reason || {}).en || "")) }) : null,

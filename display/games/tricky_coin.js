@@ -20,33 +20,39 @@
       const names = view.seats;
       const lastOpened = state.opened[0];
       const lastRevealed = state.revealed[state.revealed.length - 1];
-      board.replaceChildren();
-      [0, 1].forEach(function (seat) {
+      // One root for the picture (.tc, display/games/tricky_coin.css): it lays the two panels out
+      // in the board's height, roomy when the board is tall, compact when a row is under it.
+      const panels = [0, 1].map(function (seat) {
         const s = state.seats[seat];
         const winner = view.result && view.result.winner === seat;
-        const box = el("div", { class: "box-coins" });
+        const box = el("div", { class: "box-coins", "data-box": "box-" + seat });
         for (let i = 0; i < s.box_count; i++) box.appendChild(el("span", { class: "coin hidden" }, "?"));
-        board.appendChild(el("div", { class: "panel" + (winner ? " winner" : ""), "data-seat": String(seat) }, [
-          el("div", { class: "panel-name" }, names[seat]),
-          el("div", { class: "panel-score" }, [
-            el("span", { class: "panel-score-n", "data-role": "points" }, String(s.points)),
-            el("span", { class: "panel-score-label", text: both("승점", "points") }),
+        return el("div", { class: "panel tc-panel" + (winner ? " winner" : ""), "data-seat": String(seat), "data-box": "seat-" + seat }, [
+          el("div", { class: "tc-head" }, [
+            el("div", { class: "panel-name", "data-box": "name-" + seat }, names[seat]),
+            el("div", { class: "panel-score", "data-box": "score-" + seat }, [
+              el("span", { class: "panel-score-n", "data-role": "points" }, String(s.points)),
+              el("span", { class: "panel-score-label", text: both("승점", "points") }),
+            ]),
           ]),
-          el("div", { class: "panel-line", text: both(state.round + "라운드 상자 (비공개 코인 " + s.box_count + "개)",
-                                                      "Round " + state.round + " box (" + s.box_count + " hidden)") }),
-          box,
-          lastRevealed ? el("div", {}, [el("span", { class: "token " + lastRevealed[seat] }, lastRevealed[seat])]) : null,
-          lastOpened ? el("div", { class: "history" }, [
+          el("div", { class: "panel-line", "data-box": "round-" + seat, text: both(state.round + "라운드 상자 (비공개 코인 " + s.box_count + "개)",
+                                                                                 "Round " + state.round + " box (" + s.box_count + " hidden)") }),
+          el("div", { class: "tc-box" }, [
+            box,
+            lastRevealed ? el("div", { class: "tc-token", "data-box": "token-" + seat }, [
+              el("span", { class: "token " + lastRevealed[seat] }, lastRevealed[seat])]) : null,
+          ]),
+          lastOpened ? el("div", { class: "history", "data-box": "opened-" + seat }, [
             el("span", { text: both(lastOpened.round + "라운드 개봉: ", "Round " + lastOpened.round + " opened: ") }),
           ].concat(lastOpened.boxes[seat].map(coin)).concat([el("strong", {}, " = " + sum(lastOpened.boxes[seat]))])) : null,
-          el("div", { class: "panel-line", text: both(
+          el("div", { class: "panel-line", "data-box": "held-" + seat, text: both(
             "라운드 시작 보유: " + holding(state.coins, s.held),
             "Held at round start: " + holding(state.coins, s.held)) }),
-        ]));
+        ]);
       });
-      if (view.result) {
-        board.appendChild(el("div", { class: "result" }, names[view.result.winner] + " " + tr(both("승리!", "wins!"))));
-      }
+      board.replaceChildren(el("div", { class: "tc" + (view.result ? " over" : "") }, panels.concat([
+        view.result ? el("div", { class: "result", "data-box": "result" }, names[view.result.winner] + " " + tr(both("승리!", "wins!"))) : null,
+      ])));
       return moment(view, previous);
     },
   };

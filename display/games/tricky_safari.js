@@ -4,6 +4,9 @@
 // scoring as a moment of its own; after round 5 the animal ranking with its bonuses, the final
 // standings and the named Tricky Coin opponent.
 // Only the public view arrives here: it never holds a hand, and nothing here could draw one.
+// The boxes that must never lie on each other are named with data-box: each animal's column
+// (which shows all it holds: its open cards, its figures and who took them), each seat's card,
+// the round-end's animals and rows, the final ranking's rows.
 (function () {
   "use strict";
   const { el, both, tr } = window.I18N;
@@ -78,7 +81,7 @@
       return el("span", { class: "ts-taker", "data-seat": String(seat), title: nameOf(view, seat) }, String(seat + 1));
     });
     // Whose animal it is shows on the seat cards below (their animal tags).
-    return el("div", { class: "ts-animal tsa-" + a.animal + (a.complete ? " complete" : ""), "data-animal": a.animal }, [
+    return el("div", { class: "ts-animal tsa-" + a.animal + (a.complete ? " complete" : ""), "data-animal": a.animal, "data-box": "animal" }, [
       el("div", { class: "ts-animal-head" }, [el("span", { class: "ts-animal-name", text: NAMES[a.animal] })]),
       el("div", { class: "ts-value-box" }, [
         el("span", { class: "ts-label", text: both("가치", "Value") }),
@@ -101,7 +104,7 @@
   // round show under the animals above, by name).
   function seatCard(view, s) {
     const state = view.state;
-    return el("div", { class: "ts-seat" + (state.to_act === s.seat ? " acting" : ""), "data-seat": String(s.seat) }, [
+    return el("div", { class: "ts-seat" + (state.to_act === s.seat ? " acting" : ""), "data-seat": String(s.seat), "data-box": "seat" }, [
       el("div", { class: "ts-seat-head" }, [
         el("span", { class: "ts-seat-no" }, String(s.seat + 1)),
         el("span", { class: "ts-seat-name" }, s.name),
@@ -123,7 +126,7 @@
   function roundScoring(view, record) {
     const values = el("div", { class: "ts-end-values" }, ANIMALS.map(function (a) {
       const complete = record.completed.indexOf(a) >= 0;
-      return el("div", { class: "ts-end-animal tsa-" + a + (complete ? " complete" : ""), "data-animal": a }, [
+      return el("div", { class: "ts-end-animal tsa-" + a + (complete ? " complete" : ""), "data-animal": a, "data-box": "end-animal" }, [
         el("span", { class: "ts-end-name", text: NAMES[a] }),
         el("span", { class: "ts-end-value" }, String(record.values[a])),
         complete ? el("span", { class: "ts-end-six", text: both("6장 공개", "all six open") }) : null,
@@ -131,7 +134,7 @@
     }));
     const rows = view.state.seats.map(function (s) {
       const figs = record.figures[s.seat].map(function (f) { return animalTag(f, record.values[f]); });
-      return el("div", { class: "ts-end-row", "data-seat": String(s.seat) }, [
+      return el("div", { class: "ts-end-row", "data-seat": String(s.seat), "data-box": "end-row" }, [
         el("span", { class: "ts-end-who" }, s.name),
         el("span", { class: "ts-end-figs" }, figs.length ? figs : [el("span", { class: "ts-muted", text: both("없음", "none") })]),
         el("span", { class: "ts-end-points", "data-role": "points" }, "+" + record.points[s.seat]),
@@ -156,7 +159,7 @@
         el("span", { text: both("합계", "Sum") }), el("span", { text: both("보너스", "Bonus") }),
       ]),
     ].concat(animals.map(function (a) {
-      return el("div", { class: "ts-rank-row", "data-animal": a }, [
+      return el("div", { class: "ts-rank-row", "data-animal": a, "data-box": "rank-row" }, [
         el("span", { class: "ts-rank-no" }, f.ranks[a] + tr(both("위", ""))),
         animalTag(a),
         el("span", { class: "ts-rank-sum" }, String(f.sums[a])),
@@ -175,7 +178,7 @@
         : seat === state.opponent ? el("span", { class: "ts-badge opp", text: both("코인 상대", "Coin opponent") })
         : seat === f.last ? el("span", { class: "ts-badge last", text: both("최하위", "Last") }) : el("span", {});
       return el("div", { class: "ts-final-row" + (seat === f.winner ? " winner" : "") + (seat === f.last ? " last" : "")
-                         + (seat === state.opponent ? " opponent" : ""), "data-seat": String(seat) }, [
+                         + (seat === state.opponent ? " opponent" : ""), "data-seat": String(seat), "data-box": "final-row" }, [
         el("span", { class: "ts-final-place" }, String(i + 1)),
         el("span", { class: "ts-final-name" }, nameOf(view, seat)),
         // The Gallery rank breaks equal totals (Safari rule 5).

@@ -37,8 +37,10 @@
     ]);
   }
 
+  // A card's back: its pattern and the game's mark (drawn by the style sheet: a decoration, not
+  // words anyone reads).
   function back(extra, tag) {
-    return el(tag || "div", { class: "qc back" + (extra ? " " + extra : "") }, [el("span", { class: "qc-logo" }, "Q")]);
+    return el(tag || "div", { class: "qc back" + (extra ? " " + extra : "") }, [el("span", { class: "qc-logo", "aria-hidden": "true" })]);
   }
 
   window.QuattroCards = { COLOURS: COLOURS, isZero: isZero, number: number, cardLabel: cardLabel, face: face, back: back };
