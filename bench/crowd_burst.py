@@ -243,7 +243,8 @@ class Device:
         import socketio
 
         # Plain stdlib json: engineio's default decoder calls a Python hook for every integer.
-        self.sio = socketio.AsyncClient(reconnection=False, handle_sigint=False, http_session=self.session, json=json)
+        self.sio = socketio.AsyncClient(reconnection=False, handle_sigint=False, http_session=self.session, json=json,
+                                        **stp.client_options())
         self.sio.on("crowd", self.on_crowd, namespace="/crowd")
         await asyncio.wait_for(self.sio.connect(self.url + "?lane=public", namespaces=["/crowd"],
                                                 auth={"show": self.show}, transports=["websocket"],
@@ -846,12 +847,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     p.add_argument("--keep", action="store_true", help="keep the work directory (logs)")
     # worker mode (internal)
+    stp.add_plain_argument(p)
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--url", help=argparse.SUPPRESS)
     p.add_argument("--show", help=argparse.SUPPRESS)
     p.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
     p.add_argument("--count", type=int, default=0, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    stp.apply_plain(args)
     if args.worker:
         return asyncio.run(worker_main(args))
     if not (1 <= args.devices <= 60_000 and 1 <= args.audience_processes <= 8 and 2 <= args.options <= 9

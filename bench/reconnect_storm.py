@@ -203,7 +203,10 @@ def main() -> int:
     p.add_argument("--split", action="store_true",
                    help="the phones and the room's projector (stage lane) on a players' process, the audience's "
                         "screens on an audience process, one Redis (deploy/nginx/referee.conf's lanes)")
-    return asyncio.run(run(p.parse_args()))
+    stp.add_plain_argument(p)
+    args = p.parse_args()
+    stp.apply_plain(args)
+    return asyncio.run(run(args))
 
 
 if __name__ == "__main__":

@@ -352,6 +352,24 @@ def view_key(payload: Any) -> tuple[str | None, int]:
     return (table.get("table") if isinstance(table, dict) else None), int(payload.get("version") or 0)
 
 
+# Every browser offers websocket compression (permessage-deflate), and the server takes it: the
+# benchmark's clients offer it too (aiohttp's compress=15), unless --plain (BENCH_PLAIN=1, which
+# the worker processes inherit) measures clients that offer none (issue 38).
+def client_options() -> dict[str, Any]:
+    """The websocket options of every benchmark client: compression offered, as a browser does."""
+    return {} if os.environ.get("BENCH_PLAIN") == "1" else {"websocket_extra_options": {"compress": 15}}
+
+
+def add_plain_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--plain", action="store_true",
+                   help="clients that offer no websocket compression (browsers offer it; the default does too)")
+
+
+def apply_plain(args: argparse.Namespace) -> None:
+    if getattr(args, "plain", False):
+        os.environ["BENCH_PLAIN"] = "1"
+
+
 async def worker_main(args: argparse.Namespace) -> int:
     """Import, answer ``{"ready": true}``, wait for a ``{"cmd": "go"}`` line on stdin (so all the
     workers start connecting together), connect `--count` projector clients, report how that went
@@ -417,7 +435,8 @@ async def worker_main(args: argparse.Namespace) -> int:
         async with gate:
             # Plain stdlib json: engineio's default decoder calls a Python hook for every integer
             # in a payload, a tenth of these clients' CPU. (A browser projector has neither.)
-            sio = socketio.AsyncClient(reconnection=False, handle_sigint=False, http_session=session, json=json)
+            sio = socketio.AsyncClient(reconnection=False, handle_sigint=False, http_session=session, json=json,
+                                       **client_options())
             sio.on("view", handler(i), namespace="/public")
             clients.append(sio)
             t0 = time.monotonic()
@@ -562,7 +581,7 @@ class Recorder:
         import socketio
 
         self.namespace = namespace
-        self.sio = socketio.AsyncClient(reconnection=False, handle_sigint=False)
+        self.sio = socketio.AsyncClient(reconnection=False, handle_sigint=False, **client_options())
         self.latest: Any = None
         self.received = 0  # views so far
         self.seen: list[tuple[str | None, int, float]] = []
@@ -1155,6 +1174,7 @@ def add_measurement_arguments(p: argparse.ArgumentParser, samples: int = 200) ->
     """The options of one measured size (shared with bench/load_two_processes.py)."""
     p.add_argument("--samples", type=int, default=samples, help="measured submits per size")
     p.add_argument("--warmup", type=int, default=20, help="unmeasured submits per size first")
+    add_plain_argument(p)
     p.add_argument("--workers", type=int, default=0,
                    help="worker processes for the extra clients (0: auto; rounded up to a multiple of the servers)")
     p.add_argument("--clients-per-worker", type=int, default=500, help="for --workers 0")
@@ -1177,6 +1197,7 @@ def add_measurement_arguments(p: argparse.ArgumentParser, samples: int = 200) ->
 def check_measurement_arguments(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if args.samples < 1 or args.samples > 100_000 or args.warmup < 0 or args.block < 1:
         p.error("samples must be 1..100000, warmup >= 0 and block >= 1")
+    apply_plain(args)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -37,9 +37,9 @@ def test_whole_match_through_console_phones_and_projector(server, browser):
     errors: list[str] = []
 
     console, projector, phones = open_pages(server, browser, show, links, errors)
-    # Before the match the projector is the join screen, both phones lit as here.
-    projector.wait_for_selector(".join-player.here >> nth=1")
-    assert projector.locator(".join-player").all_inner_texts() == ["가영", "나래"]
+    # Before the match the projector is the join screen; once both phones are here, what comes
+    # next: the match and its pairing, large.
+    projector.wait_for_selector("[data-role='up-next'] [data-role='pairing']:text-is('가영 vs 나래')")
     assert all(page.url.endswith("/p") for page in phones), "the token must leave the address bar"
 
     console.click("[data-action=start]")
