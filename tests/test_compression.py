@@ -1,8 +1,9 @@
-"""Compression as browsers ask for it (issue 38): every browser offers permessage-deflate; the
-server takes the offer with no context takeover on its side, so one message deflates to the same
-bytes for every socket and is deflated once. Checked on the wire with raw websockets (two audience
-screens get byte-identical compressed frames of one update, each inflating on its own to the
-packet), and with Chromium's own handshake (its offer answered as decided, the projector live)."""
+"""Compression as browsers ask for it (issue 38): every browser offers permessage-deflate. The
+audience's screens are answered without it (cheaper at a thousand screens, measured); the room's
+projector, the phones and the console take it with no context takeover on the server's side, so
+one message deflates to the same bytes for every socket and is deflated once. Checked on the wire
+with raw websockets, and with Chromium's own handshake (its offer answered as decided, the
+projector live)."""
 
 from __future__ import annotations
 
@@ -90,28 +91,41 @@ class RawSocket:
         self.sock.close()
 
 
-def audience_screen(server: LiveServer, show: str) -> RawSocket:
-    ws = RawSocket(server.url, "lane=public")
+def screen(server: LiveServer, show: str, lane: str = "public", stage: str | None = None) -> RawSocket:
+    """A projector page's socket: an audience screen (lane public), or the room's projector (lane
+    stage, with the key of the console's projector link)."""
+    ws = RawSocket(server.url, f"lane={lane}")
     ws.until(lambda t: t.startswith("0{"))
-    ws.send("40/public," + json.dumps({"show": show}))
+    ws.send("40/public," + json.dumps({"show": show, **({"stage": stage} if stage else {})}))
     ws.until(lambda t: t.startswith("42/public,") and '"view"' in t)
     return ws
 
 
-def test_an_offer_of_compression_is_taken_without_context_and_one_update_is_the_same_bytes_everywhere(server):
-    show = "z" + uuid.uuid4().hex[:7]
+def extensions(ws: RawSocket) -> str:
+    return next((line for line in ws.headers.split("\r\n") if line.lower().startswith("sec-websocket-extensions")), "")
+
+
+def coin_show(server: LiveServer, show: str) -> str:
     server.ok("create_show", show=show, name="압축 쇼")
     for name in ("가람", "나래"):
         server.ok("add_player", show=show, name=name)
     table = server.ok("create_table", show=show, game="tricky_coin", players=["가람", "나래"], seed=1)["table"]
     server.ok("start", show=show, table=table)
     server.ok("set_current", show=show, table=table)
-    screens = [audience_screen(server, show) for _ in range(2)]
+    return table
+
+
+def test_the_rooms_projector_takes_compression_without_context_and_one_update_is_the_same_bytes(server):
+    """The sockets that keep compression (the room's projector, the phones, the console) take the
+    offer with no context on the server's side: one update deflates once, to the same bytes."""
+    show = "z" + uuid.uuid4().hex[:7]
+    table = coin_show(server, show)
+    key = server.snapshot(show)["projector"].split("stage=")[1]
+    screens = [screen(server, show, "stage", key) for _ in range(2)]
     try:
         for ws in screens:
             assert "101 Switching Protocols" in ws.headers
-            extensions = next(line for line in ws.headers.split("\r\n") if line.lower().startswith("sec-websocket-extensions"))
-            assert "permessage-deflate" in extensions and "server_no_context_takeover" in extensions, extensions
+            assert "permessage-deflate" in extensions(ws) and "server_no_context_takeover" in extensions(ws), ws.headers
         server.ok("move", show=show, table=table, seat=0, move={"type": "put_coin", "coin": 5}, sid=uuid.uuid4().hex)
         got = [ws.until(lambda t: t.startswith("42/public,") and '"view"' in t) for ws in screens]
         (c0, raw0, text0), (c1, raw1, text1) = got
@@ -120,6 +134,24 @@ def test_an_offer_of_compression_is_taken_without_context_and_one_update_is_the_
         assert len(raw0) < len(text0.encode())
         view = json.loads(text0.split(",", 1)[1])[1]
         assert view["table"]["state"]["seats"][0]["box_count"] == 1  # the update itself, whole
+    finally:
+        for ws in screens:
+            ws.close()
+
+
+def test_an_audience_screens_offer_is_declined_and_its_updates_come_as_text(server):
+    """A thousand audience screens cost less without compression (docs/performance.md, Goal 1):
+    their offer is answered without the extension, and an update comes as plain text."""
+    show = "x" + uuid.uuid4().hex[:7]
+    table = coin_show(server, show)
+    screens = [screen(server, show), screen(server, show, "nolane")]
+    try:
+        for ws in screens:
+            assert "101 Switching Protocols" in ws.headers and "permessage-deflate" not in extensions(ws), ws.headers
+        server.ok("move", show=show, table=table, seat=0, move={"type": "put_coin", "coin": 5}, sid=uuid.uuid4().hex)
+        for ws in screens:
+            compressed, raw, text = ws.until(lambda t: t.startswith("42/public,") and '"view"' in t)
+            assert not compressed and raw == text.encode()
     finally:
         for ws in screens:
             ws.close()
@@ -137,7 +169,8 @@ def test_chromiums_offer_is_answered_as_decided_and_the_projector_lives_on_it(se
     page.wait_for_selector("#board .join")
     wait_until(lambda: answers, what="the websocket's handshake")
     headers = {k.lower(): v for k, v in answers[0].items()}
-    assert "server_no_context_takeover" in headers.get("sec-websocket-extensions", ""), headers
+    # An audience screen's page: declined (the room's projector, in the stage lane, takes it).
+    assert "permessage-deflate" not in headers.get("sec-websocket-extensions", ""), headers
     # Live on the compressed socket: a match put up and started shows.
     for name in ("다솜", "라온"):
         server.ok("add_player", show=show, name=name)

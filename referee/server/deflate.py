@@ -13,6 +13,13 @@ that asked for the same window, so it is deflated once per process and those byt
 every socket: a room of a thousand screens costs one deflate and a thousand writes of the smaller
 frame. Nothing is kept per socket. What a client sends stays as it negotiated (its own context).
 
+Which sockets take the offer was decided by measurement (docs/performance.md, Goal 1): with a
+thousand audience screens, even a message deflated once costs the server more per update than
+sending the text (the frames of every socket, the clients' inflating), for a view of a few
+hundred bytes. So the audience's screens (no lane, or ``public``) are answered without
+compression; the phones, the console and the room's projector (``seat``, ``dealer``, ``stage``:
+one socket each, whole views) keep it.
+
 ``install`` gives an engineio server (eventlet) this websocket; gevent and threading keep theirs.
 """
 
@@ -25,7 +32,11 @@ from typing import Any
 from engineio.async_drivers.eventlet import WebSocketWSGI
 from eventlet.websocket import RFC6455WebSocket
 
+from .web import lane
+
 SYNC_TAIL = b"\x00\x00\xff\xff"
+# The lanes whose sockets take compression: one socket each, whole views (above).
+COMPRESSED = frozenset({"seat", "dealer", "stage"})
 
 
 class DeflateOnce:
@@ -86,7 +97,11 @@ def install(eio: Any) -> DeflateOnce:
     socket_class = type("SharedDeflateWebSocket", (SharedDeflateWebSocket,), {"cache": cache})
 
     class Handler(WebSocketWSGI):
+        plain = False  # this request's socket is an audience screen's: no compression
+
         def _negotiate_permessage_deflate(self, extensions: Any) -> Any:
+            if self.plain:
+                return None
             config = super()._negotiate_permessage_deflate(extensions)
             if config is None or config.get("server_max_window_bits", zlib.MAX_WBITS) < 9:
                 return None  # zlib's raw deflate has no 256-byte window: no compression rather than a wrong one
@@ -94,6 +109,7 @@ def install(eio: Any) -> DeflateOnce:
             return config
 
         def _handle_hybi_request(self, environ: Any) -> Any:
+            self.plain = lane(environ.get("QUERY_STRING", "")) not in COMPRESSED
             ws = super()._handle_hybi_request(environ)
             ws.__class__ = socket_class  # the same socket, its frames packed as above
             return ws
