@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from .evening import SURVIVAL, Evening
-from .live import ARTIFACTS, LiveServer, wait_until
+from .live import ARTIFACTS, Client, LiveServer, wait_until
 from .test_console import console_page
 from .test_show_night_projector import screens, wait_moment
 
@@ -127,3 +127,44 @@ def console_page_on(server: LiveServer, browser: Any, show: str) -> Any:
     from .test_console import console_page_empty
 
     return console_page_empty(server, browser, show)
+
+
+def test_two_stages_confirmed_back_to_back_make_one_moment_naming_both(server, browser):
+    """Issue 33: confirming Bridge then Safari back to back, the moment titled "엑스트라 배틀:
+    트리키 사파리 결과" showed Bridge's content and Safari's result never showed. When one update
+    brings both, the moment names both stages, each with its winner."""
+    ev = Evening(server, "tricky_survival", SURVIVAL, {"event_match": "on"}, seed=5)
+    room = screens(server, browser, ev.show, only=("room",))["room"]
+    gallery = ev.open("gallery")
+    server.ok("start", show=ev.show, table=gallery)
+    ev.play(gallery)
+    ev.confirm("gallery")
+    ev.program_decisions()
+    assert {"bridge", "safari"} <= set(ev.ready())
+    tables = {}
+    for key in ("bridge", "safari"):
+        tables[key] = ev.open(key)
+        server.ok("start", show=ev.show, table=tables[key])
+        ev.play(tables[key])
+    server.ok("set_current", show=ev.show, table=ev.program)
+    room.wait_for_selector(".pg-stage[data-stage='safari']")
+    hall = Client(server.url, "/public", {"show": ev.show})
+
+    def public(confirmed: int) -> dict[str, Any]:
+        return hall.wait_for(lambda e, p: e == "view" and p["table"]["table"] == ev.program and sum(
+            s["status"] == "confirmed" for s in p["table"]["state"]["stages"]) == confirmed)["table"]
+
+    # Both confirmations reach the page as one update: the page draws the public view before and after.
+    before = public(1)
+    ev.confirm("bridge")
+    ev.confirm("safari")
+    after = public(3)
+    hall.close()
+    for view in (before, after):
+        room.evaluate("p => Display.render(p)", {"show": {"id": ev.show, "name": "쇼 나이트"}, "table": view,
+                                                  "version": view["version"]})
+    titles = {key: ev.view(tables[key])["stage"]["title"]["ko"] for key in tables}
+    seen = wait_moment(room, titles["bridge"] + " · " + titles["safari"] + " 결과")
+    assert titles["bridge"] in seen["text"] and titles["safari"] in seen["text"]
+    assert seen["text"].count("승리:") + seen["text"].count("1위:") >= 2, seen
+    room.screenshot(path=str(ARTIFACTS / "director-two-stages-at-once.png"))

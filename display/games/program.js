@@ -276,7 +276,6 @@
       return s.status === "confirmed" && !was.stages.some(function (w) { return w.key === s.key && w.status === "confirmed"; });
     });
     if (done.length) {
-      const stage = done[done.length - 1];
       const lines = [];
       const got = gained(keysOf(before), keysOf(board));
       Object.keys(got).sort().forEach(function (k) {
@@ -293,12 +292,18 @@
       } else if ((board.tied || []).length && !(before.tied || []).length) {
         lines.push(line("최저 점수 동점: " + list(board.tied), "Tied for the lowest: " + list(board.tied), "bad"));
       }
-      if (!lines.length && stage.order && stage.order.length) {
-        const first = state.names[stage.order[0]];
-        lines.push(stage.order.length === 2 ? line("승리: " + first, "Won: " + first, "good") : line("1위: " + first, "First: " + first, "good"));
-      }
-      return { ko: stage.title.ko + " 결과", en: stage.title.en + ": the result", cue: fresh.length ? "out" : "win",
-               band: false, hold: 6500, lines: lines };
+      // Two stages confirmed in one update (Bridge, then Safari at once): one moment names both,
+      // each with its winner, never one's title over the other's content.
+      done.slice().reverse().forEach(function (s) {
+        if ((lines.length && done.length === 1) || !s.order || !s.order.length) return;
+        const first = state.names[s.order[0]];
+        const what = s.order.length === 2 ? both("승리: " + first, "Won: " + first) : both("1위: " + first, "First: " + first);
+        lines.unshift(done.length > 1 ? line(s.title.ko + " " + what.ko, s.title.en + ": " + what.en, "good")
+          : line(what.ko, what.en, "good"));
+      });
+      const titles = both(done.map(function (s) { return s.title.ko; }).join(" · "), done.map(function (s) { return s.title.en; }).join(" · "));
+      return { ko: titles.ko + " 결과", en: titles.en + ": the result" + (done.length > 1 ? "s" : ""), cue: fresh.length ? "out" : "win",
+               band: false, hold: 6500 + 2000 * (done.length - 1), lines: lines };
     }
     if (board.candidate != null && before.candidate == null) {
       return Object.assign(both("탈락 후보: " + state.names[board.candidate], "Candidate: " + state.names[board.candidate]),
