@@ -48,15 +48,14 @@ def story_of(game: str, seed: int = 5) -> list[dict[str, Any]]:
     return [f.to_json() for f in frames(table, Audience.public())]
 
 
-def evening() -> list[dict[str, Any]]:
-    """A whole Tricky Survival evening with the event match, bots at every seat: the program's
-    board between matches and each match, in the order things happened."""
+def program_story(program_id: str, players: list[str], options: dict[str, Any], seed: int) -> list[dict[str, Any]]:
+    """A whole show program, bots at every seat: the program's board between matches and each
+    match, in the order things happened (its frames merged)."""
     games = registry(programs=True)
     store = MemoryStore()
-    rnd = random.Random(7)
+    rnd = random.Random(seed)
     runner = ProgramRunner(store, games, created=lambda _, t: Table(store, t, games).start(Actor.dealer()))
-    program = Table.create(store, "audit-eve", "tricky_survival", list(NAMES[:9]) if len(NAMES) >= 9 else
-                           [f"선수{i + 1}" for i in range(9)], {"event_match": "on"}, seed=7, games=games,
+    program = Table.create(store, f"audit-{program_id}", program_id, players, options, seed=seed, games=games,
                            on_commit=[runner.committed])
     program.start(Actor.dealer())
     while program.result() is None:
@@ -73,34 +72,18 @@ def evening() -> list[dict[str, Any]]:
                 d for d in turn.decisions if d.move in ("confirm_result", "open_stage") or not d.move.startswith("seat_stage:"))))
     stories = [frames(Table(store, t, games), Audience.public()) for t in [program.id, *runner.stage_tables(program).values()]]
     return [f.to_json() for f in merge(stories)]
+
+
+def evening() -> list[dict[str, Any]]:
+    """A whole Tricky Survival evening with the event match (9 players)."""
+    players = list(NAMES[:9]) if len(NAMES) >= 9 else [f"선수{i + 1}" for i in range(9)]
+    return program_story("tricky_survival", players, {"event_match": "on"}, seed=7)
 
 
 def genius_episode() -> list[dict[str, Any]]:
-    """A whole Genius episode with 10 players, bots at every seat, built as evening() builds
-    Survival: the program's board between matches, the main match (Horror Race 2), the candidate
-    naming the death-match opponent, the death match (Quattro), the elimination and the final
-    standings, in the order things happened."""
-    games = registry(programs=True)
-    store = MemoryStore()
-    rnd = random.Random(11)
-    runner = ProgramRunner(store, games, created=lambda _, t: Table(store, t, games).start(Actor.dealer()))
-    program = Table.create(store, "audit-genius", "genius_episode", list(NAMES[:10]), seed=11, games=games,
-                           on_commit=[runner.committed])
-    program.start(Actor.dealer())
-    while program.result() is None:
-        state = program.load().state
-        tables = runner.stage_tables(program)
-        over = [k for k, t in tables.items() if state.stage(k).status == "open" and Table(store, t, games).result()]
-        running = [t for k, t in tables.items() if state.stage(k).status == "open" and Table(store, t, games).result() is None]
-        if over:
-            program.submit(Actor.dealer(), runner.complete(program, {"type": "confirm_result", "stage": over[0]}))
-        elif running:
-            bot_step(Table(store, running[0], games), rnd)
-        else:
-            bot_step(program, rnd, prefer=lambda turn: type(turn)(turn.phase, tuple(
-                d for d in turn.decisions if d.move in ("confirm_result", "open_stage") or not d.move.startswith("seat_stage:"))))
-    stories = [frames(Table(store, t, games), Audience.public()) for t in [program.id, *runner.stage_tables(program).values()]]
-    return [f.to_json() for f in merge(stories)]
+    """A whole Genius episode with 10 players: the main match (Horror Race 2), the candidate
+    naming the death-match opponent, the death match (Quattro), the elimination, the standings."""
+    return program_story("genius_episode", list(NAMES[:10]), {}, seed=11)
 
 
 def sample(story: list[dict[str, Any]]) -> list[int]:
