@@ -79,7 +79,7 @@
       el("div", { class: "cr-board-title", text: both("관객 순위 · " + players + "명 참여", "Audience leaderboard · " + players + " playing") }),
       entries.length ? el("ol", {}, entries.map(function (b) {
         return el("li", { value: String(b.rank), class: b.rank === 1 ? "first" : "" }, [
-          el("span", { class: "cr-rank", text: b.shared ? both("공동 " + b.rank + "위", "=" + b.rank) : both(b.rank + "위", "#" + b.rank) }),
+          el("span", { class: "cr-rank", text: I18N.place(b.rank, b.shared) }),
           el("span", { class: "cr-name" }, nameOf(b)),
           el("span", { class: "cr-points", text: both(b.points + "점", b.points + (b.points === 1 ? " pt" : " pts")) }),
         ]);
@@ -93,7 +93,7 @@
     const address = window.Crowd.address || (location.origin + "/a/" + encodeURIComponent(show));
     return el("div", { class: "cr-join", "data-role": "crowd-join" }, [
       el("img", { class: "cr-join-qr", src: "/display/" + encodeURIComponent(show) + "/audience.svg", alt: "QR: " + address }),
-      el("span", { class: "cr-join-url" }, address.replace(/^https?:\/\//, "")),
+      Live.address(address.replace(/^https?:\/\//, ""), true, { class: "cr-join-url" }),
     ]);
   }
 

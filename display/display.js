@@ -6,7 +6,7 @@
 // join screen: where to join, the QR of that address, and whose phones are here.
 //
 // The header follows the picture: a game still showing a move (Horror Race replays a round)
-// keeps the header on the moment it shows, and the header, the result and the final flash
+// keeps the header on the move it shows, and the header's next step, the result and the final flash
 // come when the picture has caught up (a game's `settled()`). A finished table says so, not
 // the step it was in. The show clock counts down by the server's clock; a correction shows as
 // "정정 / Correction".
@@ -18,7 +18,8 @@
 // Contract of display/games/<game>.js: DisplayGames[id].render(board, view, previous) draws
 // the public view into `board` and returns the moment to flash ({ko, en}, optionally with a
 // `cue`: the sound, `tone`, `lines`, `band`, `hold`: see flash) or null; optional `settled()`
-// returns a Promise (of a moment or null) while the picture is still catching up, else null;
+// returns a Promise (of a moment or null) while the picture is still catching up, else null,
+// and `showing()` the move it shows meanwhile ({ko, en}: the header's step until then);
 // optional `leave()` stops whatever the picture still has going when another table is drawn.
 (function () {
   "use strict";
@@ -194,7 +195,9 @@
 
   // -- the header: titles, the step, the count of sealed submissions, the clock ---------------
 
-  function header(snapshot) {
+  // `moving`: while a picture still shows a move ({ko, en}, its `showing()`), the step says
+  // that move, never the step before it nor the one after (a result the move leads to).
+  function header(snapshot, moving) {
     const view = snapshot.table;
     $("show-title").textContent = snapshot.show.name;
     if (!view) {
@@ -208,6 +211,13 @@
     // A program's stage carries its name ("3차 배틀: 트리키 코인 결승"): three Coin matches of
     // one evening never look alike.
     $("game-title").textContent = tr(view.stage ? view.stage.title : view.title);
+    if (moving) {
+      $("phase").textContent = tr(moving);
+      $("phase").dataset.state = "moving";
+      $("sealed").textContent = "";
+      fitHeader();
+      return;
+    }
     const phase = view.result ? (gameOf(view) === "program" ? both("모든 경기 종료", "All matches over") : both("경기 종료", "Match over"))
       : view.finished ? both("테이블 종료", "Table closed")
       : view.started ? I18N.named(view.turn.phase, view.seats) : both("시작 전", "Not started");
@@ -263,14 +273,7 @@
   // a narrow box, before its port ("http://192.168.1.20" / ":5000" / "/join"), never inside the
   // host. `bare`: without "http://" (a phone's browser adds it), for the narrow boxes.
   function joinUrl(url, cls, bare, role) {
-    const m = /^(https?:\/\/)?([^/:]*)(:\d+)?(.*)$/.exec(url);
-    const scheme = bare && m[1] === "http://" ? "" : (m[1] || "");
-    const node = el("div", { class: cls, "data-role": role || "join-url" });
-    [scheme + m[2], m[3], m[4]].filter(function (part) { return part; }).forEach(function (part, i) {
-      if (i) node.appendChild(el("wbr"));
-      node.appendChild(el("span", { class: "join-url-part" }, part));
-    });
-    return node;
+    return Live.address(url, bare, { class: cls, "data-role": role || "join-url" });
   }
 
   // `compact`: beside a show program's board, where only who is still missing is listed.
@@ -441,7 +444,9 @@
       flash(fix || text, { band: result, cue: result ? "win" : null });
       return;
     }
-    // The picture is still showing a move: the header stays on it until the picture settles.
+    // The picture is still showing a move: the header says that move until the picture settles.
+    const moving = picture.showing ? picture.showing() : null;
+    if (moving) header(snapshot, moving);
     if (fix) flash(fix);
     wait.then(function (moment) {
       if (ticket !== waitFor) return;  // a newer render waits on its own

@@ -41,12 +41,10 @@
     // By rank (a game lists its standings in its own order), ties in the game's order.
     const ranked = result.standings.map(function (s, i) { return { s: s, i: i }; })
       .sort(function (a, b) { return a.s.rank - b.s.rank || a.i - b.i; }).map(function (x) { return x.s; });
-    const tied = {};  // rank -> how many share it ("공동 2위", as the projector says)
-    ranked.forEach(function (s) { tied[s.rank] = (tied[s.rank] || 0) + 1; });
     return el("ol", { class: "ev-ranks", "data-role": role }, ranked.map(function (s) {
       const winner = result.winner === s.seat || (result.winner == null && s.rank === 1 && role === "standings");
       return el("li", { class: "ev-rank" + (winner ? " first" : ""), "data-seat": String(s.seat), "data-rank": String(s.rank) }, [
-        el("span", { class: "ev-rank-n", text: tied[s.rank] > 1 ? both("공동 " + s.rank + "위", "=" + s.rank) : both(s.rank + "위", "#" + s.rank) }),
+        el("span", { class: "ev-rank-n", text: I18N.place(s.rank, I18N.sharedIn(result.standings, s.rank)) }),
         el("span", { class: "ev-rank-name" }, seats[s.seat]),
         result.winner === s.seat ? el("span", { class: "ev-tag win", text: both("우승", "Winner") }) : null,
         out.indexOf(s.seat) >= 0 ? el("span", { class: "ev-tag out", text: both("탈락", "Out") }) : null,

@@ -106,8 +106,8 @@
     if (!me) return;
     $("nick-chip").textContent = nameOf(me) + " ✎";
     box.replaceChildren(el("p", { class: "aq-score", "data-role": "score",
-      text: me.rank ? both(me.points + "점 · " + (me.shared ? "공동 " : "") + me.rank + "위 / " + me.players + "명",
-                           me.points + " pts · #" + me.rank + (me.shared ? " (shared)" : "") + " of " + me.players)
+      text: me.rank ? both(me.points + "점 · " + I18N.place(me.rank, me.shared).ko + " / " + me.players + "명",
+                           me.points + " pts · " + I18N.place(me.rank, me.shared).en + " of " + me.players)
         : both(me.points + "점", me.points + " pts") }));
   }
 

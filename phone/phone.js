@@ -10,8 +10,10 @@
 // Around the decision: the show clock (counted by the server's clock), notices of a
 // correction and of a move the dealer entered for this seat, a warning when the card is open
 // on another device too, and whatever the game's picture marks as news (data-now: an
-// appraisal's answer), lifted above the decision where the eye is. A game's pictures load
-// when its first view arrives (static/live.js); nothing else is ever fetched.
+// appraisal's answer), lifted above the decision where the eye is. A game's picture
+// (PhoneGames[game](view, seat)) may draw a field of the decision itself with its `control`
+// (Reef: the cell tapped on the player's own board). A game's pictures load when its first
+// view arrives (static/live.js); nothing else is ever fetched.
 //
 // A receipt or a notice belongs to a moment: the decisions the seat owed in the first view that
 // showed it (for a receipt, the first view from the answer's version on: what the answer itself
@@ -262,7 +264,9 @@
     $("player").textContent = snap.player;
     const where = [snap.show.name];
     if (snap.table) where.push(tr(titleOf(snap.table)));
-    if (snap.seat != null) where.push(tr(seatLabel(snap.seat)));
+    // One seat number: a match's (where the player sits); the program's own seat is no place at
+    // a table, and its screen names each next match's seat instead.
+    if (snap.seat != null && gameOf(snap.table) !== "program") where.push(tr(seatLabel(snap.seat)));
     $("where").textContent = where.join(" · ");
   }
 
@@ -333,8 +337,13 @@
 
   function decisionCard(view, decision, key, seat) {
     const card = el("div", { class: "decision-part", "data-move": decision.move });
+    const picture = pictureOf(view);
     const options = {
       memoryKey: key,
+      // The game's picture may draw a field itself (Reef: the cell on the player's own board).
+      control: picture && picture.control ? function (field, values, changed) {
+        return picture.control(view, seat, field, values, changed);
+      } : null,
       submit: function (move, sid) { return live.send("submit", { table: view.table, move: move, sid: sid }); },
       onDone: function (sent, ack) {
         sessionStorage.setItem(RECEIPT, JSON.stringify({
@@ -394,7 +403,7 @@
       if (view.result.winner == null && me.rank === 1) return both("무승부", "Draw");
       return both("패배", "You lost");
     }
-    return both(me.rank + "위", "Place " + me.rank);
+    return I18N.place(me.rank, I18N.sharedIn(view.result.standings, me.rank));
   }
 
   function placeText(place, of) {

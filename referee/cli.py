@@ -237,16 +237,14 @@ def show_service(data_dir: str | None, base: str = "") -> Iterator[Any]:
     """The show service on the store (the data directory's embedded Redis or REDIS_URL), with
     the server's key (its card links) and games, publishing nowhere: what a command that reads a
     show needs."""
-    import redis
-
     from referee.server.entry import listed
     from referee.server.service import Service
     from referee.server.shows import Shows, load_secret
-    from referee.store import data_dir_from
+    from referee.store import connect, data_dir_from
     from referee.store import redis_url as store_url
 
     with store_url(data_dir) as url:
-        client = redis.Redis.from_url(url, decode_responses=True)
+        client = connect.client(url, decode_responses=True)
         shows = Shows(client, load_secret(data_dir_from(data_dir)))
         yield Service(client, shows, lambda *a, **k: None, lambda: base,
                       games=registry(listed("REFEREE_EXTRA_GAMES"), programs=True))

@@ -102,6 +102,22 @@ def any_store(request):
     return request.getfixturevalue("redis_store")
 
 
+@pytest.fixture(autouse=True)
+def _pages_closed(request):
+    """Every page a test opened is closed after it (the browser lives for the whole run): a page
+    left open keeps its timers, animations and socket going and slows every later test. Pages a
+    module's fixture opened before the test (a shared stage) stay for the module's next tests."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    before = set(browser.contexts)
+    yield
+    for context in browser.contexts:
+        if context not in before:
+            context.close()
+
+
 @pytest.fixture(scope="session")
 def browser():
     """One headless Chromium for every browser test (Debian's, launched by Playwright)."""

@@ -374,3 +374,41 @@ def test_the_new_show_forms_id_pattern_is_one_chromium_checks(server, browser):
         assert field.evaluate("f => f.checkValidity()") is valid, value
     assert not [m for m in said if "pattern" in m.lower()], said
     page.close()
+
+
+def test_printouts_take_the_consoles_time_zone_unless_the_show_names_one(server, browser, tmp_path):
+    """Issue 33: the console's print links carry its browser's time zone (a server left on UTC
+    prints the hall's times); a zone chosen in the show's settings wins; an unknown zone is
+    refused in words and changes nothing."""
+    from .test_printouts import _text
+
+    show = new_show(server, NAMES[:2])
+    table = server.ok("create_table", show=show, game="tricky_coin", players=NAMES[:2])["table"]
+    server.ok("start", show=show, table=table)
+    page = browser.new_page(viewport=LAPTOP, timezone_id="Asia/Seoul")
+    page.goto(f"{server.url}/console/login?show={show}")
+    page.fill("input[name=pin]", PIN)
+    page.click("button[type=submit]")
+    page.wait_for_selector("#table-tabs .tab")
+    link = page.locator("a.print-link[data-sheet=audit]").get_attribute("href")
+    assert parse_qs(urlsplit(link).query)["tz"] == ["Asia/Seoul"]
+    cookies = {c["name"]: c["value"] for c in page.context.cookies()}
+
+    def printed() -> str:
+        pdf = requests.get(server.url + link, cookies=cookies, timeout=30)
+        assert pdf.status_code == 200
+        return _text(pdf.content, tmp_path, "audit.pdf")
+
+    assert "현지 시각 UTC+09:00 KST" in printed()
+    page.click(".views [data-view=settings]")
+    page.select_option("[data-setting=time_zone]", "Europe/Lisbon")
+    wait_until(lambda: server.snapshot(show)["show"]["settings"]["time_zone"] == "Europe/Lisbon", what="the setting")
+    assert "현지 시각 UTC+0" in printed() and "KST" not in printed()
+    refused = server.api("settings", show=show, name="time_zone", value="../../etc/passwd")
+    assert refused["error"]["code"] == "show/bad_time_zone" and refused["error"]["ko"] and refused["error"]["en"]
+    assert server.snapshot(show)["show"]["settings"]["time_zone"] == "Europe/Lisbon"
+    # Back to the printing browser's zone.
+    page.select_option("[data-setting=time_zone]", "")
+    wait_until(lambda: server.snapshot(show)["show"]["settings"]["time_zone"] == "", what="the setting cleared")
+    assert "현지 시각 UTC+09:00 KST" in printed()
+    page.close()

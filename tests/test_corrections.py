@@ -245,3 +245,29 @@ def test_a_void_confirmed_after_a_newer_action_came_in_is_refused_and_changes_no
     again = table.void_plan()  # asked again: the last action now, and the void goes through
     table.void(Actor.dealer(), "잘못 입력", again["target"]["action"], last=again["last"])
     assert table.load().version > before
+
+
+def test_a_move_entered_for_a_seat_names_the_move_not_what_followed_it():
+    """Issue 33: a Reef card taken by the dealer for a seat ends that seat's turn; its phone is told
+    the card it took ("가져감"), never only the turn passing on ("…의 차례")."""
+    import random
+
+    from referee.kernel.bots import pick
+
+    table = Table.create(MemoryStore(), "reef-behalf", "reef", ["가람", "나래", "다솜"], seed=3)
+    table.start(DEALER)
+    rnd = random.Random(3)
+    for _ in range(500):
+        turn = table.game.turn(table.load().state)
+        take = next((d for d in turn.decisions if d.move == "take_card"), None)
+        if take is not None:
+            break
+        actor, move = pick(turn, rnd)
+        try:
+            table.submit(actor, move)
+        except RuleError:  # a bot's pick the rules refuse (a start coral on a taken cell)
+            continue
+    assert take is not None
+    table.submit(Actor.on_behalf(take.seat), {"type": "take_card", "card": take.fields[0].options[0].value})
+    told = table.view(Audience.of_seat(take.seat))["entered_for_you"]["what"]
+    assert "가져감" in told["ko"] and "차례" not in told["ko"], told

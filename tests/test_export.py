@@ -23,7 +23,7 @@ from referee.kernel import Audience
 from referee.server.export import PBKDF2_ITERATIONS, unseal
 from referee.table.replay import frames, merge, story
 
-from .live import ARTIFACTS, Client, LiveServer
+from .live import ARTIFACTS, Client, LiveServer, wait_until
 from .test_cli import referee
 from .test_crowd_live import coin_show, move
 from .test_show_night_phone import in_view
@@ -433,6 +433,24 @@ def test_a_program_evening_exports_its_stages_final_standings_and_players_record
     page.wait_for_timeout(1500)
     page.screenshot(path=str(ARTIFACTS / "export-viewer-race.png"))
     page.go_back()
+    page.wait_for_selector("#viewer", state="hidden")
+    # A frame whose round's moves play (issue 37): meanwhile the header says that round's moves,
+    # never the turn before them, then the frame's own step.
+    race = data["tables"][match]["frames"]
+    resolved = next(i for i in range(1, len(race))
+                    if race[i]["view"]["state"]["rounds_done"] > race[i - 1]["view"]["state"]["rounds_done"])
+    page.evaluate("([n, at]) => Export.open(n, at)", [match, resolved - 1])
+    wait_until(lambda: page.evaluate("Export.shown()")["frame"] == resolved - 1, what="the frame before the moves")
+    page.evaluate("Display.settled()")
+    before = page.locator("#phase").inner_text()
+    page.keyboard.press("ArrowRight")
+    round_no = race[resolved]["view"]["state"]["newest_round"]["round"]
+    assert page.locator("#phase").inner_text() == f"{round_no}라운드 이동" != before
+    assert page.locator("#phase").get_attribute("data-state") == "moving"
+    page.evaluate("Display.settled()")
+    wait_until(lambda: page.locator("#phase").get_attribute("data-state") != "moving", what="the frame's own step")
+    assert "라운드 이동" not in page.locator("#phase").inner_text()
+    page.keyboard.press("Escape")
     page.wait_for_selector("#viewer", state="hidden")
     assert not page.refused and not page.failed and not page.errors, (page.refused, page.failed, page.errors)
 

@@ -346,6 +346,20 @@ def test_audit_report_in_words(coin_table, tmp_path):
     assert dt.datetime.fromtimestamp(log[-1]["t"]).astimezone().strftime("%Y-%m-%d") in last
 
 
+def test_a_sheet_prints_its_times_in_the_shows_time_zone(coin_table, tmp_path):
+    """Issue 33: a venue laptop left on UTC prints the hall's times once the show (or the printing
+    console's browser) names its zone; the sheet says which zone its times are in."""
+    from zoneinfo import ZoneInfo
+
+    log = coin_table.log(Audience.dealer())
+    for zone, name in (("Asia/Seoul", "UTC+09:00 KST"), ("America/Sao_Paulo", "UTC-03:00")):
+        text = _text(sheet_pdf(coin_table, "audit", "쇼", zone=zone), tmp_path, "audit-zone.pdf")
+        local = dt.datetime.fromtimestamp(log[1]["t"], ZoneInfo(zone))
+        assert local.strftime("%H:%M:%S") in text and f"현지 시각 {name}" in text, zone
+        started = next(row["t"] for row in log if row["event"]["type"] == "table.started")
+        assert f"{dt.datetime.fromtimestamp(started, ZoneInfo(zone)):%Y-%m-%d %H:%M:%S} ({name})" in text  # the header
+
+
 def test_final_results_sheet(coin_table, tmp_path):
     result = coin_table.result()
     text = _text(sheet_pdf(coin_table, "results", "금요일 쇼"), tmp_path, "results.pdf")
@@ -354,7 +368,7 @@ def test_final_results_sheet(coin_table, tmp_path):
     name = coin_table.seats[winner["seat"]]
     assert winner["rank"] == 1
     assert "순위 / Rank" in text and "선수 / Player" in text and "점수 / Score" in text
-    assert "1위 / #1" in text and name in text and str(winner["score"]) in text
+    assert "1위 / 1st" in text and name in text and str(winner["score"]) in text
     assert "결정 기준 / Decided by: " + result["decided_by"]["ko"] in text  # the tie-break that decided it
     assert "심판 서명 / Referee signature" in text and "1/1" in text
 
@@ -398,7 +412,9 @@ def test_a_show_program_prints_through_the_same_code(tmp_path):
     winner = NAMES[final["standings"][0]["seat"]]
     results = _text(sheet_pdf(program, "results", "트리키 쇼"), tmp_path, "results.pdf")
     assert "트리키 서바이벌 최종 결과 / Tricky Survival final results" in results
-    assert "열쇠 / Keys" in results and winner in results and "golden" in results
+    # The keys as the rules name them (issue 33), the places as every screen says them.
+    assert "열쇠 / Keys" in results and winner in results and "황금 열쇠" in results and "the golden key" in results
+    assert "마지막 열쇠" in results and "1위 / 1st" in results and ", golden" not in results
     assert final["decided_by"]["ko"] in results and "심판 서명 / Referee signature" in results
     audit = _text(sheet_pdf(program, "audit", "트리키 쇼"), tmp_path, "audit.pdf")
     assert "감사 기록 / Audit report" in audit and "결과 확정" in audit and "경기 / Matches" in audit
@@ -456,3 +472,20 @@ def test_every_sheet_of_every_game_prints(game_id, tmp_path):
         text = _text(sheet_pdf(table, sheet, "쇼"), tmp_path, f"{sheet}.pdf")
         assert "('" not in text and "1/" in text and "자리 / Seats" in text, sheet
         assert "1번 " + table.seats[0] in text, sheet
+
+
+def test_a_shared_place_is_said_as_every_screen_says_it():
+    """Issue 33: "공동 1위" / "=1st" on the results sheet, as on the projector, the phones and the
+    console (static/i18n.js: I18N.place)."""
+    from referee.kernel import place
+    from referee.server.printing import results_sections
+
+    assert (place(1, True).ko, place(1, True).en) == ("공동 1위", "=1st")
+    assert [place(n).en for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 101)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "101st"]
+    view = {"seats": ["가람", "나래", "다솜"],
+            "result": {"standings": [{"seat": 0, "rank": 1, "score": 9}, {"seat": 1, "rank": 1, "score": 9},
+                                     {"seat": 2, "rank": 3, "score": 2}],
+                       "winner": None, "decided_by": {"ko": "점수", "en": "Points"}}}
+    (section,) = results_sections(view)
+    assert [row[0] for row in section.table[1:]] == ["공동 1위 / =1st", "공동 1위 / =1st", "3위 / 3rd"]

@@ -27,6 +27,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from referee.games.reef.cards import CARDS, label
+from referee.games.reef.patterns import cell_name
 from referee.kernel import Audience
 
 from .live import (
@@ -366,10 +367,20 @@ def test_the_start_and_round_one_through_phones_and_console_then_the_api_to_the_
             (place,) = view["decisions"]
             fields = {f["name"]: [o["value"] for o in f["options"]] for f in place["fields"]}
             chosen = {name: rnd.choice(options) for name, options in fields.items()}
-            page.wait_for_selector(f"{part('place_coral')} .field[data-field='cell'] .option")
+            # The cell is tapped on the player's own board, in the form (issue 37), with the
+            # points there before anything is sent; the coral (when there is a choice) as usual.
+            cell = chosen.pop("cell")
+            root = part("place_coral")
+            for field, option in chosen.items():
+                page.click(f"{root} .field[data-field='{field}'] .option[data-value='{option}']")
+            tap = f"{root} .field[data-field='cell'] [data-role=cell-board] .rfp-cell[data-cell='{cell}']"
+            assert page.locator(f"{root} .field[data-field='cell'] .option").count() == 0
+            page.click(tap)
+            page.wait_for_selector(f"{tap}.ghost")
+            assert page.locator(f"{root} [data-role=verdict]").inner_text().startswith(cell_name(cell))
             if seat == 2:
                 shot(page, "phone-place", full=True)
-            answer(page, part("place_coral"), **chosen)
+            submit(page, root)
             view = landed(server, show, view["version"])
         if action == "play_card":
             scored = view["state"]["last_score"]

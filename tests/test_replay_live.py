@@ -131,3 +131,48 @@ def test_the_recap_runs_the_evenings_moments_and_ends_on_the_final_standings(ser
     assert said.count("결과 확정") == 1 and "지목" in said and moments[-1]["what"] == [{"ko": "최종 순위", "en": "Final standings"}]
     server.ok("replay", show=evening.show, action="stop")
     projector.close()
+
+
+def test_a_replay_started_while_another_runs_replaces_it_on_the_projector(server, browser):
+    """Issue 37: the program's replay started while a table's replay plays takes over at once
+    (the projector, the console's bar and controls), without "라이브로" first."""
+    from .evening import GENIUS, Evening
+    from .test_console import console_page
+
+    evening = Evening(server, "genius_episode", GENIUS[:6], seed=5)
+    evening.run()
+    race = next(t for t in evening.snapshot()["show"]["tables"] if t != evening.program)
+    console = console_page(server, browser, evening.show)
+    with console.context.expect_page() as opened:  # the room's projector, on its stage lane
+        console.click("#projector-link")
+    projector = opened.value
+    projector.set_viewport_size({"width": 1280, "height": 720})
+    projector.wait_for_selector("#conn[data-state='online']")
+    console.click(".views [data-view=replay]")
+    console.select_option("[data-keep=replay-table]", race)
+    console.click("[data-action=replay-start]")
+    console.wait_for_selector("#replay-bar:not([hidden])")
+    table_count = server.snapshot(evening.show)["replay"]["count"]
+    console.click("[data-replay=play]")
+    projector.wait_for_selector("#replay:not([hidden]) .replay-where")
+    # The whole evening, chosen and started while the race's replay plays.
+    console.select_option("[data-keep=replay-table]", "")
+    console.click("[data-action=replay-start]")
+    wait_until(lambda: server.snapshot(evening.show)["replay"]["tables"][0] == evening.program,
+               what="the program's replay on the server")
+    whole = server.snapshot(evening.show)["replay"]
+    assert whole["count"] != table_count and whole["index"] == 0 and not whole["playing"]
+    where = f"1 / {whole['count']}"
+    wait_until(lambda: projector.locator("#replay .replay-where").inner_text() == where,
+               what="the projector on the program's replay")
+    wait_until(lambda: console.locator("#replay-bar [data-role=replay-where]").inner_text() == where,
+               what="the console's bar on the program's replay")
+    # The recap, started while the whole evening plays, replaces it the same way.
+    console.click("[data-replay=play]")
+    console.wait_for_selector("[data-replay=pause]")
+    console.click("[data-action=recap-start]")
+    projector.wait_for_selector("#replay .replay-label:has-text('하이라이트')")
+    recap = server.snapshot(evening.show)["replay"]
+    assert recap["recap"] and recap["index"] == 0 and recap["count"] < whole["count"]
+    console.keyboard.press("l")
+    projector.wait_for_selector("#replay", state="hidden")

@@ -35,7 +35,7 @@ FLOOR_PX = 39.5  # "nothing the audience needs below about 40 px at 1080p"
 UNREADABLE = r"""(args) => {
   const limit = args.px || 40;
   const skip = args.skip || ".conn, .operator-note";
-  const covers = args.covers || "#moment, #tg-flash, .correction-banner";
+  const covers = args.covers || "#moment, .correction-banner";
   document.getAnimations().forEach(function (a) { try { a.finish(); } catch (e) { /* an infinite one */ } });
   const refs = new Map();
   function refHeight(parent, text) {
@@ -516,4 +516,63 @@ def test_a_show_program_on_the_projector_keeps_the_join_panel_beside_its_board(s
     found = unreadable(projector)
     projector.screenshot(path=str(ARTIFACTS / "room-projector-program.png"))
     assert not any(found.values()), summary(found)
+    assert not projector.errors, projector.errors
+
+
+def test_a_quattro_card_laid_and_back_in_a_hand_is_said_so_on_the_projector(server, browser):
+    """Issue 37: at Quattro's end a card laid with a virtual player and then given on (rules 6-8:
+    the best card, always a 0) shows twice, face up and in a candidate's hand. The laid one is
+    dimmed with where it went, and the middle says it in words."""
+    views = bot_match("quattro", seed=0)
+    end = views[-1]
+    state = end["state"]
+    went = [(v["vp"], f["card"], seat) for v in state["virtual"] for f in v["face_up"]
+            for seat, hand in enumerate(state["comparison"]["hands"]) if f["card"] in hand]
+    assert went, "seed 0 lays a card that comes back"
+    for size in ((1920, 1080), (1280, 720)):
+        projector = open_projector(server, browser, new_show(server, []), "?lang=ko", size)
+        projector.wait_for_selector(".join")
+        projector.evaluate("Live.need('quattro')")
+        draw(projector, {**end, "table": "qt"})
+        projector.wait_for_selector("[data-role=gone-on]")
+        for vp, card, seat in went:  # dimmed where it was laid, with where it went
+            laid = projector.locator(f".qt-vp[data-vp='{vp}'] .qt-laid.gone:has([data-card='{card}'])")
+            assert laid.count() == 1 and laid.get_attribute("data-went") == f"seat-{seat}"
+        words = projector.locator("[data-role=gone-on]").inner_text()
+        assert words.startswith("다시 손으로:") and words.count("→") == len(went)
+        assert all(end["seats"][seat] in words for _, _, seat in went)
+        for locator in (projector.locator("[data-role=gone-on]"), projector.locator(".qt-laid.gone").first):
+            b = locator.bounding_box()
+            assert b["x"] >= 0 and b["y"] >= 0 and b["x"] + b["width"] <= size[0] and b["y"] + b["height"] <= size[1]
+        projector.screenshot(path=str(ARTIFACTS / f"quattro-gone-on-{size[1]}.png"))
+        assert not projector.errors, projector.errors
+        projector.close()
+
+
+def test_a_shared_place_reads_alike_on_the_projector_and_in_the_pages_helper(server, browser):
+    """Issue 33: two cats ending level share first place: the final standings say "공동 1위" (as
+    the sheets, the phones and the console say it, one helper in static/i18n.js); while the race
+    runs, its order is said as places alone (a level start is no shared result)."""
+    from referee.kernel import place
+
+    views = bot_match("clumsy_cats", seed=3)
+    start, end = views[1], views[-1]
+    assert {s["rank"] for s in start["state"]["standings"]} == {1} and end["state"]["over"]
+    standings = [dict(s) for s in end["state"]["standings"]]
+    standings[1].update(rank=1, points=standings[0]["points"])  # the first two level
+    level = {**end, "table": "cc", "state": {**end["state"], "standings": standings}}
+    projector = open_projector(server, browser, new_show(server, []), "?lang=ko")
+    projector.wait_for_selector(".join")
+    projector.evaluate("Live.need('clumsy_cats')")
+    draw(projector, {**start, "table": "cc"})
+    projector.wait_for_selector(".cc-rank")
+    assert set(projector.locator(".cc-rank").all_inner_texts()) == {"1위"}
+    draw(projector, {**level, "version": start["version"] + 1})
+    projector.wait_for_selector(".cc-rank:has-text('공동')")
+    ranks = [x["rank"] for x in standings]
+    said = projector.locator(".cc-rank").all_inner_texts()
+    assert said == [place(r, ranks.count(r) > 1).ko for r in ranks] and said[:2] == ["공동 1위", "공동 1위"]
+    for rank, shared in ((1, True), (2, False), (3, True), (12, False), (23, True)):
+        said = projector.evaluate("([r, s]) => I18N.place(r, s)", [rank, shared])
+        assert said == place(rank, shared).to_json(), (rank, shared)
     assert not projector.errors, projector.errors

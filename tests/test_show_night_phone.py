@@ -99,6 +99,9 @@ def test_a_survival_evening_with_the_event_match_says_where_each_player_stands_a
             assert page.locator("#decision .pg-status").inner_text() == "메인 게임 탈락 · 엑스트라 배틀 출전"
             assert "엑스트라 배틀: 트리키 사파리" in page.locator("#holdings .pg-next").inner_text()
             assert "탈락했습니다" not in page.locator("body").inner_text()
+            # One seat number (issue 33): the next match's seat, never the program's own.
+            assert "번 자리" not in page.locator("#where").inner_text()
+            assert "번 자리" in page.locator("#holdings .pg-next").inner_text()
             in_view(page, "#decision .pg-status, #holdings .pg-next")
             page.screenshot(path=str(ARTIFACTS / "show-night-phone-extra-battle.png"))
             page.click("#lang-switch")

@@ -305,7 +305,7 @@ def test_the_join_panel_leaves_the_program_board_once_everyone_is_here(server, b
     # Players still to come: the join panel beside the board, listing who is missing.
     page.wait_for_selector(".join.compact .join-qr")
     assert page.locator(".join.compact .join-name").all_inner_texts() == GENIUS[:4]
-    seen_whole(page, "room", [".join.compact", ".join-url-part", ".pg-player", "[data-role='next']"], "the join panel")
+    seen_whole(page, "room", [".join.compact", ".address-part", ".pg-player", "[data-role='next']"], "the join panel")
     shoot(page, "join-panel")
     phones = phones_here(server, ev)
     try:
@@ -318,7 +318,7 @@ def test_the_join_panel_leaves_the_program_board_once_everyone_is_here(server, b
         page.wait_for_selector(f"[data-role='join-strip']:has-text('{GENIUS[2]}')")
         assert page.locator(".join").count() == 0
         assert page.locator("[data-role='join-strip'] [data-role='join-url']").inner_text() == server.url[len("http://"):] + "/join"
-        seen_whole(page, "room", ["[data-role='join-strip']", ".join-url-part", ".pg-player"], "the strip")
+        seen_whole(page, "room", ["[data-role='join-strip']", ".address-part", ".pg-player"], "the strip")
         shoot(page, "join-strip")
         phones[2] = Client(server.url, "/seat", {"token": ev.links[2]["token"]})
         page.wait_for_selector("[data-role='join-strip']", state="detached")
@@ -332,7 +332,7 @@ def test_the_join_panel_leaves_the_program_board_once_everyone_is_here(server, b
 @pytest.mark.parametrize("size", SIZES)
 def test_the_join_address_breaks_between_its_parts_never_inside_them(server, browser, size):
     # Before a match the join screen: at either size, each part of the address ("http://host",
-    # ":port", "/join") on one line, and the whole of it on the screen.
+    # ":port", "/join"; "/a/", the show's id) on one line, and the whole of it on the screen.
     ev = Evening(server, "genius_episode", GENIUS[:3], seed=8)
     table = server.ok("create_table", show=ev.show, game="tricky_coin", players=GENIUS[:2], seed=1)["table"]
     server.ok("set_current", show=ev.show, table=table)
@@ -341,12 +341,16 @@ def test_the_join_address_breaks_between_its_parts_never_inside_them(server, bro
     page.wait_for_selector(".join .join-qr")
     assert page.locator("[data-role='join-url']").inner_text() == f"{server.url}/join"
     lines = page.evaluate("""() => Object.fromEntries(['join-url', 'audience-url'].map(role =>
-        [role, Array.from(document.querySelectorAll(`[data-role='${role}'] .join-url-part`)).map(part => {
+        [role, Array.from(document.querySelectorAll(`[data-role='${role}'] .address-part`)).map(part => {
             const range = document.createRange(); range.selectNodeContents(part);
             return new Set(Array.from(range.getClientRects()).map(r => Math.round(r.top))).size; })]))""")
     # The players' address and the audience's (its own, issue 28) alike.
-    assert lines == {"join-url": [1, 1, 1], "audience-url": [1, 1, 1]}, lines
-    seen_whole(page, "room", ["[data-role='join-url']", ".join-url-part", ".join-qr", ".join-player"], "the join screen")
+    # The audience's path breaks, if it must, before the show's id, never inside it.
+    assert lines == {"join-url": [1, 1, 1], "audience-url": [1, 1, 1, 1]}, lines
+    seen_whole(page, "room", ["[data-role='join-url']", ".address-part", ".join-qr", ".join-player"], "the join screen")
+    # A long show id (40 characters at most) breaks only after its hyphens.
+    assert page.evaluate("u => Live.addressParts(u, true)", "http://10.0.0.2:5000/a/survival-night-2026-12-06") == [
+        "10.0.0.2", ":5000", "/a/", "survival-", "night-", "2026-", "12-", "06"]
     shoot(page, f"join-screen-{size[0]}")
     page.close()
 

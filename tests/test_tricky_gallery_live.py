@@ -359,8 +359,10 @@ def test_one_round_through_console_phones_and_projector(server, browser):
         move(server, show, table, decision["seat"], {"type": "submit_work", "entry": genuine[0]})
 
     # The reveal: nine labelled works with their owners, and the siren as a visual moment.
-    projector.wait_for_selector("#tg-flash.siren:not([hidden])")
+    projector.wait_for_selector("#moment.tone-siren:not([hidden]):has-text('사이렌!')")  # a stage moment
     shot(projector, "projector-siren")
+    # The moment takes the board's region for its time (docs/stage.md); then the works.
+    projector.wait_for_selector("#moment", state="hidden", timeout=10000)
     revealed = dealer_view(server, show)["state"]["reveal"]["works"]
     assert projector.locator(".tg-card").count() == 9
     for work in revealed:
@@ -371,7 +373,6 @@ def test_one_round_through_console_phones_and_projector(server, browser):
         assert NAMES[work["seat"]] in text and KIND_SHORT_KO[work["kind"]] in text
     assert projector.locator("[data-role=siren]").count() == 1
     no_authenticity(projector)
-    projector.wait_for_selector("#tg-flash", state="hidden", timeout=10000)
     shot(projector, "projector-works")
 
     # The dealer enters the auction in the console: seat 1 (나래) wins with 2 chips: a seat from

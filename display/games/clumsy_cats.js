@@ -228,7 +228,8 @@
       rows.appendChild(el("div", { class: "cc-row" + (s.seat === state.turn.seat && !state.over ? " cc-row-now" : "") + (state.over && s.rank === 1 ? " cc-row-win" : ""),
                                    "data-seat": String(s.seat), "data-box": "standing" }, [
         el("div", { class: "cc-row-main" }, [
-          el("span", { class: "cc-rank", text: both(s.rank + "위", "#" + s.rank) }),
+          // The race's order while it runs; a shared place is said as such once the result is in.
+          el("span", { class: "cc-rank", text: I18N.place(s.rank, state.over && I18N.sharedIn(state.standings, s.rank)) }),
           el("span", { class: "cc-dot cc-" + c.cat }, String(c.seat + 1)),
           el("span", { class: "cc-row-name" }, c.name),
           el("span", { class: "cc-row-points", text: both(s.points + "점", s.points + " pt") }),

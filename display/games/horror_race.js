@@ -16,7 +16,7 @@
   const STEP_MS = 1800;   // each zone's move
   const GLIDE_MS = 850;
 
-  let run = null;  // the replay in progress: {table, rounds, timers, final, board}
+  let run = null;  // the replay in progress: {table, rounds, round, timers, final, board}
   let waiters = [];  // display.js waits for the replay to end (settled) before its header
 
   function settle(moment) {
@@ -161,7 +161,7 @@
       round: record.round, order: record.order, forfeit: record.forfeit, turn: null, drawn: null,
       zones: zones, animating: true,
     };
-    run = { table: view.table, rounds: state.rounds_done, timers: [], final: view, board: board };
+    run = { table: view.table, rounds: state.rounds_done, round: record.round, timers: [], final: view, board: board };
     const mine = run;
     function show(frame, glide) {
       const m = frame.move;
@@ -456,6 +456,10 @@
     settled: function () {
       if (!run) return null;
       return new Promise(function (resolve) { waiters.push(resolve); });
+    },
+    // Meanwhile the header says the round whose moves play, not the turn before them.
+    showing: function () {
+      return run ? both(run.round + "라운드 이동", "Round " + run.round + ": the moves") : null;
     },
     // Another table took the board: the replay stops drawing on it.
     leave: stop,

@@ -166,13 +166,7 @@
   // -- the end of the evening -------------------------------------------------------------------
 
   function placeText(standings, s) {
-    const shared = standings.filter(function (o) { return o.rank === s.rank; }).length > 1;
-    return both((shared ? "공동 " : "") + s.rank + "위", (shared ? "=" : "") + s.rank + ordinal(s.rank));
-  }
-
-  function ordinal(n) {
-    const teen = n % 100 >= 11 && n % 100 <= 13;
-    return teen ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
+    return I18N.place(s.rank, I18N.sharedIn(standings, s.rank));
   }
 
   function finalView(state) {

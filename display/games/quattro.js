@@ -129,6 +129,12 @@
       const decided = view.result ? view.result.decided_by
         : both("완전 동점: 딜러 결정 대기", "Equal all the way: awaiting the dealer");
       parts.push(el("div", { class: "qt-decided", "data-role": "decided-by", text: decided }));
+      // A card the hall sees twice (laid with a virtual player, then in a hand) said in words.
+      const gone = goneOn(view);
+      if (gone.length) {
+        parts.push(el("div", { class: "qt-gone", "data-role": "gone-on", "data-box": "gone-on" },
+          [tr(both("다시 손으로:", "Back into a hand:"))].concat(gone.map(function (w) { return el("span", { text: w }); }))));
+      }
     } else if (state.step === "exchange" && state.to_act != null) {
       parts.push(el("div", { class: "qt-turn", text: both(seatName(view, state.to_act) + " 차례", seatName(view, state.to_act) + " to act") }));
     }
@@ -144,12 +150,51 @@
     return el("div", { class: "qt-mid" + (c ? " final" : ""), "data-box": "middle" }, parts);
   }
 
+  // The cards each candidate shows: the opened ones, the whole final hand at the end.
+  function shownBy(state, seat) {
+    return state.comparison ? state.comparison.hands[seat] : state.seats[seat].opened;
+  }
+
+  // A card laid face up with a virtual player may go on (the player answers the next exchange
+  // with it when it is the best card, always when it is a 0: Quattro rules 6-8): once it shows in
+  // a candidate's hand, or is laid again, it is no longer there. Only what is public says so.
+  // Returns the seat whose hand shows it, or null (still with `vp`, as far as the hall knows).
+  function wentTo(state, vp, k) {
+    const card = state.virtual[vp].face_up[k].card;
+    for (let seat = 0; seat < state.seats.length; seat++) {
+      if (shownBy(state, seat).indexOf(card) >= 0) return { seat: seat };
+    }
+    const laid = state.actions.filter(function (a) { return a.action === "exchange" && a.given === card; });
+    const last = laid[laid.length - 1];
+    const again = state.virtual[vp].face_up.slice(k + 1).some(function (f) { return f.card === card; });
+    return last && (last.vp !== vp || again) ? { vp: last.vp } : null;
+  }
+
+  // The cards laid and gone on, in words: "빨강 6 → 가람" (the hall sees them twice at the end).
+  function goneOn(view) {
+    const state = view.state;
+    const words = [];
+    state.virtual.forEach(function (v, vp) {
+      v.face_up.forEach(function (f, k) {
+        const to = wentTo(state, vp, k);
+        if (to && to.seat != null) {
+          const label = cardLabel(f.card);
+          words.push(both(label.ko + " → " + seatName(view, to.seat), label.en + " → " + seatName(view, to.seat)));
+        }
+      });
+    });
+    return words;
+  }
+
   function virtualPlayer(view, vp, fresh, lastAction) {
     const state = view.state;
     const v = state.virtual[vp];
     const cards = el("div", { class: "qt-vp-cards" });
-    v.face_up.forEach(function (f) {
-      cards.appendChild(el("div", { class: "qt-laid", "data-box": "laid-" + vp + "-" + cards.childNodes.length }, [
+    v.face_up.forEach(function (f, k) {
+      // Gone on: dimmed here, and said in words in the middle at the end (goneOn).
+      const to = wentTo(state, vp, k);
+      cards.appendChild(el("div", { class: "qt-laid" + (to ? " gone" : ""), "data-box": "laid-" + vp + "-" + cards.childNodes.length,
+                                    "data-went": to == null ? null : to.seat != null ? "seat-" + to.seat : "virtual-" + to.vp }, [
         face(f.card, fresh.has("v" + vp + ":" + f.card) ? "fresh" : ""),
         el("span", { class: "qt-giver qt-s" + f.seat, title: seatName(view, f.seat) }, giverMark(view, f.seat)),
       ]));

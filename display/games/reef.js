@@ -112,7 +112,7 @@
                        "data-box": "board-" + seat }, [
       el("div", { class: "rf-seat-head" }, [
         el("span", { class: "rf-name", "data-box": "name-" + seat }, s.name),
-        rank ? el("span", { class: "rf-rank", text: both(rank.rank + "위", "#" + rank.rank) }) : null,
+        rank ? el("span", { class: "rf-rank", text: I18N.place(rank.rank, I18N.sharedIn(state.final.ranking, rank.rank)) }) : null,
         // at the end the total stands by the place
         state.final ? el("span", { class: "rf-stat total", text: both(s.points + "점", s.points + " pts") }) : null,
         // the points just scored sit in the head, so every board keeps the same height
@@ -195,7 +195,7 @@
     const rows = f.ranking.map(function (r) {
       const s = state.seats[r.seat];
       return el("tr", { class: r.rank === 1 ? "first" : "", "data-seat": String(r.seat), "data-box": "standing-" + r.seat }, [
-        el("td", { class: "rf-rank-cell", text: both(r.rank + "위", "#" + r.rank) }),
+        el("td", { class: "rf-rank-cell", text: I18N.place(r.rank, I18N.sharedIn(f.ranking, r.rank)) }),
         el("td", { class: "rf-name-cell" }, s.name),
         el("td", { class: "rf-pts-cell" }, String(r.points)),
         el("td", {}, "+" + f.hand_points[r.seat]),
@@ -228,7 +228,9 @@
     const state = view.state;
     if (state.step === "over" && was.step !== "over") {
       const first = state.final.ranking.filter(function (r) { return r.rank === 1; }).map(function (r) { return nameOf(view, r.seat); });
-      return both("게임 종료! 1위 " + first.join(", "), "Game over! " + first.join(", ") + " wins");
+      const top = I18N.place(1, first.length > 1);
+      return both("게임 종료! " + top.ko + " " + first.join(", "),
+                  "Game over! " + (first.length > 1 ? top.en + ": " + first.join(", ") : first[0] + " wins"));
     }
     if (state.out.length > was.out.length) {
       const k = COLOUR[state.out[state.out.length - 1]];

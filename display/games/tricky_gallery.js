@@ -11,35 +11,10 @@
 
   const { KINDS, NAMES: KIND_NAMES, SHORT: SHORT_NAMES } = window.GalleryKinds;
 
-  // Sounds are the projector's (display.js: Web Audio cues, armed by the operator's key).
-  const sirensShown = new Set();  // "table:round": each round's siren fires once
-  const outsShown = new Set();     // "table:round": each round's eliminations flash once
-
-  function cue(name) { if (window.Sound) window.Sound.cue(name); }
-
-  // -- the round's flashes (the siren, an elimination): they live on the stage, not the board, so
-  // the next view does not cut them short; like the stage's moments they take the board's region
-  // (tricky_gallery.css), never the header, a question row or the 정정 notice.
-  let flashTimer = null;
-
-  function flashStage(kind, title, lines, ms) {
-    const stage = document.querySelector(".stage") || document.body;
-    let box = document.getElementById("tg-flash");
-    if (!box) {
-      box = el("div", { id: "tg-flash", "aria-live": "assertive" });
-      stage.appendChild(box);
-    }
-    box.className = "tg-flash " + kind;
-    const parts = [
-      el("div", { class: "tg-flash-title", text: title }),
-      el("div", { class: "tg-flash-lines" }, lines.map(function (line) { return el("div", { text: line }); })),
-    ];
-    if (kind === "siren") parts.unshift(el("div", { class: "tg-lights" }, [el("span", { class: "l1" }), el("span", { class: "l2" })]));
-    box.replaceChildren.apply(box, parts);
-    box.hidden = false;
-    clearTimeout(flashTimer);
-    flashTimer = setTimeout(function () { box.hidden = true; }, ms);
-  }
+  // The siren and the eliminations are the stage's moments, with their sound cues (display.js:
+  // Web Audio, armed by the operator's key); each fires once per table and round.
+  const sirensShown = new Set();  // "table:round"
+  const outsShown = new Set();     // "table:round"
 
   // -- drawing -------------------------------------------------------------------------------
 
@@ -297,20 +272,17 @@
     if (state.reveal && state.reveal.siren && !(was.reveal && was.reveal.round === state.reveal.round && was.reveal.siren)
         && !sirensShown.has(key)) {
       sirensShown.add(key);
-      cue("siren");
-      flashStage("siren", both("사이렌!", "SIREN!"), [both("가품이 2장 이상 출품되었습니다", "Two or more fakes were submitted")], 3200);
-      return null;
+      // A stage moment like every other (docs/stage.md: it takes the board's region for its time).
+      return Object.assign(both("사이렌!", "SIREN!"), { cue: "siren", tone: "siren", hold: 3200,
+        lines: [both("가품이 2장 이상 출품되었습니다", "Two or more fakes were submitted")] });
     }
     if (state.rounds_done > was.rounds_done) {
       const last = state.newest_round;
       const outKey = view.table + ":" + last.round;
       if (last.eliminated.length && !outsShown.has(outKey)) {
         outsShown.add(outKey);
-        cue("out");
-        flashStage("out", both("탈락", "Eliminated"), last.eliminated.map(function (s) {
-          return both(nameOf(view, s) + " — 가품 2장", nameOf(view, s) + " — two fakes");
-        }), 4200);
-        return null;
+        return Object.assign(both("탈락", "Eliminated"), { cue: "out", tone: "bad", hold: 4200,
+          lines: last.eliminated.map(function (s) { return both(nameOf(view, s) + " — 가품 2장", nameOf(view, s) + " — two fakes"); }) });
       }
       if (state.step === "over") return both("최종 판매와 순위", "The sale and the ranking");
       return both(last.round + "라운드 종료", "Round " + last.round + " over");
@@ -327,12 +299,5 @@
   }
 
   window.DisplayGames = window.DisplayGames || {};
-  // Another table took the board (the program, once the Gallery is confirmed): its flash goes.
-  function leave() {
-    clearTimeout(flashTimer);
-    const box = document.getElementById("tg-flash");
-    if (box) box.hidden = true;
-  }
-
-  window.DisplayGames.tricky_gallery = { render: render, leave: leave };
+  window.DisplayGames.tricky_gallery = { render: render };
 })();

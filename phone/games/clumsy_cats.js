@@ -114,7 +114,7 @@
     state.standings.forEach(function (s) {
       const c = state.cats[s.seat];
       table.appendChild(el("div", { class: "ccp-row" + (s.seat === seat ? " ccp-row-me" : ""), "data-seat": String(s.seat) }, [
-        el("span", { class: "ccp-rank", text: both(s.rank + "위", "#" + s.rank) }),
+        el("span", { class: "ccp-rank", text: I18N.place(s.rank, state.over && I18N.sharedIn(state.standings, s.rank)) }),
         el("span", { class: "ccp-dot ccp-small-dot ccp-" + c.cat }, String(c.seat + 1)),
         el("span", { class: "ccp-row-name" }, c.name),
         el("span", { class: "ccp-row-cell", text: c.cell_label }),

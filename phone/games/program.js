@@ -65,8 +65,7 @@
     else if (final.winner === seat) { word = both("우승", "Winner"); outcome = "winner"; }
     else if (dueled) { word = both("생존", "Survived"); outcome = "survived"; }
     else {
-      const shared = final.standings.filter(function (s) { return s.rank === me.rank; }).length > 1;
-      word = shared ? both("공동 " + me.rank + "위", "Joint place " + me.rank) : placeWords(me.rank);
+      word = I18N.sharedIn(final.standings, me.rank) ? I18N.place(me.rank, true) : placeWords(me.rank);
       outcome = "place";
     }
     const lines = [];

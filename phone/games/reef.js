@@ -1,10 +1,9 @@
 // The phone's picture of a Reef seat: the own 4x4 board (stack heights and colours), the point
 // total, the hand (each card with what it scores on the board as it is), the display and the
-// supply. While the seat places corals, the preview: every open cell with the points the play
-// would score there, and for the cell picked (tapped here or in the form) the board as it would
-// be with the matches outlined, before anything is confirmed. Tapping a board cell picks that
-// cell in the form (forms.js draws the form; its buttons carry data-move, data-field and
-// data-value). Only this seat's view arrives here.
+// supply. While the seat places corals, the form's cell is picked on the own board (`control`,
+// forms.js): every open cell with the points the play would score there, a tap picks it, and
+// the board shows the coral on it with the matches outlined before anything is sent. Only
+// this seat's view arrives here.
 (function () {
   "use strict";
   const { el, both, tr } = window.I18N;
@@ -16,10 +15,9 @@
   const COLS = "ABCD";
   function cellName(cell) { return COLS[cell % 4] + (Math.floor(cell / 4) + 1); }
 
-  // What the player picked on this screen: the cell and the colour for the coral to place, or
-  // a hand card whose matches to show. Kept across views of the same decision.
-  const picked = { key: null, cell: null, colour: null, peek: null };
-  let shown = null;  // { root, view, seat }: redrawn in place when the form's choice changes
+  // The hand card whose matches the board shows (a tap on it), kept across views.
+  const picked = { peek: null };
+  let shown = null;  // { root, view, seat }: redrawn in place when a hand card is tapped
 
   // -- a card, as on the projector (small) -----------------------------------------------------
 
@@ -71,11 +69,6 @@
 
   // -- the board ---------------------------------------------------------------------------------
 
-  function clickOption(field, value) {
-    const button = document.querySelector('.decision-part[data-move="place_coral"] .field[data-field="' + field + '"] .option[data-value="' + value + '"]');
-    if (button && !button.classList.contains("picked")) button.click();
-  }
-
   function board(stacks, opts) {
     const grid = el("div", { class: "rfp-board" + (opts.preview ? " previewing" : "") });
     stacks.forEach(function (stack, i) {
@@ -96,7 +89,9 @@
       const attrs = { class: cls.join(" "), "data-cell": String(i), "data-height": String(stack.length) };
       if (row != null) {
         attrs.role = "button";
-        attrs.onclick = function () { picked.cell = i; clickOption("cell", i); redraw(); };
+        attrs["aria-label"] = cellName(i) + " " + tr(both(row.points + "점", row.points + " pts"));
+        attrs["aria-pressed"] = String(!!(opts.ghost && opts.ghost.cell === i));
+        attrs.onclick = function () { opts.pick(i); };
       }
       grid.appendChild(el("div", attrs, children));
     });
@@ -109,32 +104,27 @@
     return hits;
   }
 
-  // -- the preview while placing corals --------------------------------------------------------
+  // -- the cell, picked on the own board (the form's control) -----------------------------------
 
-  function previewKey(view) {
+  // The form's cell field while this seat places a coral: the preview of the coral the form has
+  // chosen (the first to place when there is no choice), each open cell with its points; a tap
+  // picks the cell in the form. `values` and `changed` are the form's (forms.js).
+  function cellControl(view, seat, field, values, changed) {
     const s = view.state;
-    return view.table + ":" + (s.playing ? s.playing.card.n + ":" + s.playing.placed.join("-") : "");
-  }
-
-  function previewPart(view, me) {
-    const s = view.state;
+    if (field.kind !== "cell" || !s.preview || !s.playing || s.playing.seat !== seat) return null;
     const p = s.preview;
-    const key = previewKey(view);
-    if (picked.key !== key) { picked.key = key; picked.cell = null; picked.colour = null; }
-    const colour = p.colours.indexOf(picked.colour) >= 0 ? picked.colour : p.colours[0];
+    const colour = p.colours.indexOf(values.coral) >= 0 ? values.coral : p.colours[0];
     const rows = p.cells[colour] || [];
     const byCell = {};
     rows.forEach(function (r) { byCell[r.cell] = r; });
     const best = rows.reduce(function (a, r) { return !a || r.points > a.points ? r : a; }, null);
-    const chosen = picked.cell != null ? byCell[picked.cell] : null;
-    const colours = Array.from(new Set(p.colours));
+    const chosen = values.cell != null ? byCell[values.cell] : null;
     const head = el("div", { class: "rfp-preview-head" }, [
       card(s.playing.card, "small"),
       el("div", { class: "rfp-preview-text" }, [
         el("div", { class: "rfp-label", text: p.last ? both("마지막 산호", "Last coral") : both("놓을 산호 (" + p.colours.length + "개)", "Corals to place (" + p.colours.length + ")") }),
-        el("div", { class: "rfp-gain choices" }, colours.map(function (k) {
-          return el("button", { type: "button", class: "rfp-coral rfc-" + k + (k === colour ? " on" : ""), "aria-pressed": String(k === colour),
-                                onclick: function () { picked.colour = k; clickOption("coral", k); redraw(); } }, tr(COLOUR[k]));
+        el("div", { class: "rfp-gain" }, Array.from(new Set(p.colours)).map(function (k) {
+          return el("span", { class: "rfp-coral rfc-" + k + (k === colour ? " on" : "") }, tr(COLOUR[k]));
         })),
         best ? el("div", { class: "rfp-best", text: p.last ? both("최고: " + cellName(best.cell) + " " + best.points + "점", "Best: " + cellName(best.cell) + " " + best.points + " pts")
           : both("최고 " + best.points + "점까지 (" + cellName(best.cell) + ")", "Up to " + best.points + " pts (" + cellName(best.cell) + ")") }) : null,
@@ -146,11 +136,12 @@
         el("strong", { text: both(chosen.points + "점", chosen.points + " pts") }),
         el("span", { class: "rfp-count", text: both("(" + chosen.count + "개 일치)", "(" + chosen.count + " matches)") }),
       ])
-      : el("div", { class: "rfp-verdict hint", text: both("칸을 누르면 점수와 패턴을 미리 봅니다", "Tap a cell to see its score and patterns") });
-    const ghost = chosen ? { cell: chosen.cell, colour: colour } : null;
-    return el("section", { class: "rfp-section rfp-preview" }, [
+      : el("div", { class: "rfp-verdict hint", text: both("보드에서 칸을 누르세요: 점수와 패턴을 미리 봅니다", "Tap a cell of your board: its score and patterns show first") });
+    return el("div", { class: "rfp rfp-preview", "data-role": "cell-board" }, [
       head,
-      board(me.board, { preview: byCell, ghost: ghost, hits: chosen ? hitsOf(chosen.matches) : null }),
+      board(s.seats[seat].board, { preview: byCell, ghost: chosen ? { cell: chosen.cell, colour: colour } : null,
+                                   hits: chosen ? hitsOf(chosen.matches) : null,
+                                   pick: function (i) { values.cell = i; changed(); } }),
       verdict,
     ]);
   }
@@ -211,15 +202,11 @@
       ]),
       s.last_round && s.step !== "over" ? el("div", { class: "rfp-last", text: both("마지막 라운드: 산호가 떨어졌습니다", "Last round: a coral colour ran out") }) : null,
     ];
-    if (s.preview && s.playing && s.playing.seat === seat) {
-      parts.push(previewPart(view, me));
-    } else {
-      const peek = (me.hand || []).find(function (c) { return c.n === picked.peek; });
-      parts.push(el("section", { class: "rfp-section" }, [
-        el("h3", { text: peek ? both("#" + peek.n + " 지금 일치: " + peek.now.count + "개", "#" + peek.n + " matches now: " + peek.now.count) : both("내 보드", "My board") }),
-        board(me.board, { hits: peek ? hitsOf(peek.now.matches) : null, centre: s.step === "setup" ? s.centre : null }),
-      ]));
-    }
+    const peek = (me.hand || []).find(function (c) { return c.n === picked.peek; });
+    parts.push(el("section", { class: "rfp-section" }, [
+      el("h3", { text: peek ? both("#" + peek.n + " 지금 일치: " + peek.now.count + "개", "#" + peek.n + " matches now: " + peek.now.count) : both("내 보드", "My board") }),
+      board(me.board, { hits: peek ? hitsOf(peek.now.matches) : null, centre: s.step === "setup" ? s.centre : null }),
+    ]));
     parts.push(el("section", { class: "rfp-section" }, [el("h3", { text: both("내 손 (눌러서 지금 일치 보기)", "My hand (tap: matches now)") }), hand(view, me)]));
     parts.push(el("section", { class: "rfp-section" }, [el("h3", { text: both("펼친 카드", "Display") }), tableCards(view), supply(view)]));
     if (s.final) {
@@ -234,17 +221,6 @@
     shown.root.replaceChildren.apply(shown.root, build(shown.view, shown.seat));
   }
 
-  // The form's own buttons: a cell or a colour picked there shows here too.
-  document.addEventListener("click", function (event) {
-    const option = event.target.closest && event.target.closest('.decision-part[data-move="place_coral"] .option');
-    if (!option || !shown) return;
-    const field = option.closest(".field");
-    if (!field) return;
-    if (field.dataset.field === "cell") picked.cell = Number(option.dataset.value);
-    else if (field.dataset.field === "coral") picked.colour = option.dataset.value;
-    redraw();
-  });
-
   window.PhoneGames = window.PhoneGames || {};
   window.PhoneGames.reef = function (view, seat) {
     const root = el("div", { class: "rfp" });
@@ -252,4 +228,5 @@
     root.replaceChildren.apply(root, build(view, seat));
     return root;
   };
+  window.PhoneGames.reef.control = cellControl;
 })();

@@ -8,6 +8,14 @@ from typing import Any
 from .text import T
 
 
+def place(rank: int, shared: bool = False) -> T:
+    """A place in words, said alike on every screen and sheet (static/i18n.js: I18N.place):
+    "3위" / "3rd", a shared one "공동 1위" / "=1st"."""
+    teen = 11 <= rank % 100 <= 13
+    suffix = "th" if teen else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+    return T(f"{'공동 ' if shared else ''}{rank}위", f"{'=' if shared else ''}{rank}{suffix}")
+
+
 @dataclass(frozen=True)
 class Standing:
     seat: int

@@ -28,6 +28,7 @@ program/no_result, program/bad_result.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -47,6 +48,7 @@ from referee.kernel import (
     T,
     Turn,
     expect,
+    place,
     require,
 )
 from referee.kernel.predictions import Prediction
@@ -362,10 +364,13 @@ def _results_sheet(plan: Plan, state: ProgramState, title: T) -> dict[str, Any]:
     final = plan.final(state)
     board = plan.board(state)
     rows: list[list[Any]] = [[T("순위", "Place").to_json(), T("이름", "Name").to_json(), T("열쇠", "Keys").to_json()]]
-    keys = board.get("keys", {})
+    keys, names = board.get("keys", {}), board.get("key_names", {})
     standings = final.standings if final is not None else ()
+    ranks = Counter(s.rank for s in standings)
     for s in standings:
-        rows.append([str(s.rank), state.names[s.seat], ", ".join(keys.get(str(s.seat), [])) or "-"])
+        held = [T(**names[k]) if k in names else T(k, k) for k in keys.get(str(s.seat), [])]
+        rows.append([place(s.rank, ranks[s.rank] > 1).to_json(), state.names[s.seat],
+                     T(", ".join(k.ko for k in held), ", ".join(k.en for k in held)).to_json() if held else "-"])
     paragraphs = [final.decided_by.to_json()] if final is not None else [
         T("프로그램이 아직 끝나지 않았습니다", "The program is not over yet").to_json()]
     return {"title": T(f"{title.ko} 최종 결과", f"{title.en} final results").to_json(),

@@ -126,6 +126,11 @@ def planned(state: ProgramState) -> tuple[str, ...]:
     return (GALLERY, BRIDGE, SAFARI, FINAL, THIRD, EVENT) if _event(state) else (GALLERY, BRIDGE, FINAL)
 
 
+# The keys as the rules name them (Survival: Gallery rule 13, Bridge rule 12, Coin rule 13).
+KEY_NAMES = {"1": T("첫 번째 열쇠", "the first key"), "2": T("두 번째 열쇠", "the second key"),
+             "3": T("마지막 열쇠", "the last key"), "golden": T("황금 열쇠", "the golden key")}
+
+
 def keys(state: ProgramState) -> dict[str, list[str]]:
     """Who holds which key: 1 (Gallery top 4), 2 (Bridge survivors), 3 and the golden key."""
     held: dict[str, list[str]] = {}
@@ -183,7 +188,8 @@ def final(state: ProgramState) -> Result | None:
 
 def board(state: ProgramState) -> dict[str, Any]:
     final = _winner_and_loser(state, FINAL)
-    return {"keys": keys(state), "eliminated": eliminated(state), "gallery_ranking": gallery_ranking(state),
+    return {"keys": keys(state), "key_names": {k: t.to_json() for k, t in KEY_NAMES.items()},
+            "eliminated": eliminated(state), "gallery_ranking": gallery_ranking(state),
             "event_match": _event(state), "winner": final[0] if final else None,
             "runner_up": final[1] if final else None}
 

@@ -19,6 +19,8 @@ from flask import Flask, request
 from flask_socketio import SocketIO
 
 from referee.kernel import registry
+from referee.store import connect
+from referee.store.replication import Replication
 
 from .assets import Assets
 from .collector import QuietCollector
@@ -41,6 +43,7 @@ from .web import (
     SocketJSON,
     SocketPacket,
     TrustedProxies,
+    every,
 )
 
 log = logging.getLogger(__name__)
@@ -76,6 +79,8 @@ class Settings:
     allowed_origins: tuple[str, ...] = ()
     # Runs a blocking CPU-bound call (PBKDF2) off the event loop: eventlet's thread pool.
     offload: Callable[..., Any] | None = None
+    # Replicas an acknowledged write waits for (a standby machine: docs/backup.md); 0: none.
+    replicas: int = 0
     # Redis connections: the commands (phones, the dealer) and the audience each have their own
     # bounded pool, so no flood of projector screens can take a phone's connection.
     command_connections: int = 64
@@ -97,12 +102,14 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     app.session_interface = SessionInterface()
 
     def pool(size: int) -> redis.Redis:
-        # Blocking: at the limit a request waits for a connection instead of failing.
-        return redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
-            settings.redis_url, max_connections=size, timeout=20, decode_responses=True))
+        # Blocking: at the limit a request waits for a connection instead of failing. Through
+        # Sentinel (a standby machine, docs/backup.md) the pool follows the primary it names.
+        return connect.client(settings.redis_url, max_connections=size, blocking_timeout=20, decode_responses=True)
 
     client = pool(settings.command_connections)
     audience_client = pool(settings.audience_connections)
+    # A standby's replica: acknowledged writes wait for its copy; the console shows the pair.
+    replication = Replication(client, settings.replicas) if settings.replicas else None
     shows = Shows(client, key, settings.prefix, offload=settings.offload)
     # `sio` is made below; a staff socket is only ever cut once the server runs.
     sessions = StaffSessions(client, settings.prefix,
@@ -157,7 +164,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     service = Service(client, shows, publish, base_url, settings.prefix, registry(settings.extra_games, programs=True),
                       defer=defer,
                       disconnect=lambda namespace, sid: sio.server.disconnect(sid, namespace=namespace),
-                      audience=audience_client, pause=lambda: sio.sleep(0))
+                      audience=audience_client, pause=lambda: sio.sleep(0), replication=replication)
     app.extensions["referee"] = service
     app.extensions["referee_staff"] = sessions  # entry.serve: a new PIN ends them all
     service.heartbeat()  # up before it serves anyone (see Service.heartbeat)
@@ -168,11 +175,23 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     limits = settings.limits
     # The hall's predictions count on the audience's connections: a burst of ten thousand
     # phones voting at once waits for those, never for the ones the players' moves use.
-    crowd = Crowd(audience_client, key, settings.prefix, limits)
+    crowd = Crowd(audience_client, key, settings.prefix, limits, replication)
     desk = CrowdDesk(crowd, service, publish)
     sio.start_background_task(desk.run, sio.sleep)
     replays = Replays(service, publish)  # the console's 다시 보기 on the projector
     sio.start_background_task(replays.run, sio.sleep)
+    if replication is not None:
+        told: list[tuple[Any, ...]] = [()]
+
+        def watch_pair() -> None:
+            # The pair changed (the standby came or went, another Redis leads): every console hears it.
+            replication.check()
+            if replication.facts() != told[0]:
+                told[0] = replication.facts()
+                for show in shows.ids():
+                    service.changed(show)
+
+        sio.start_background_task(every, 2.0, watch_pair, sio.sleep, "the standby's watch")
 
     w = Wiring(app=app, sio=sio, client=client, shows=shows, sessions=sessions, service=service, limiter=limiter,
                limits=limits, crowd=crowd, desk=desk, replays=replays, admission=admission, assets=assets,

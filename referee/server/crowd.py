@@ -46,6 +46,7 @@ import redis
 
 from referee.kernel import Audience, Game, T, require
 from referee.kernel import predictions as P
+from referee.store.replication import Alone
 
 from .devices import is_device, new_device
 from .limits import Limit, Limits, RateLimiter, limited
@@ -240,8 +241,11 @@ def _text(raw: Any, code: str, most: int) -> str:
 class Crowd:
     """The predictions of every show on one Redis (any number of processes share it)."""
 
-    def __init__(self, client: redis.Redis, key: bytes, prefix: str = "ref:", limits: Limits | None = None) -> None:
+    def __init__(self, client: redis.Redis, key: bytes, prefix: str = "ref:", limits: Limits | None = None,
+                 replication: Alone | None = None) -> None:
         self.r = client
+        # With a standby, a prediction is acknowledged once its replica has it (docs/backup.md).
+        self.replication = replication or Alone()
         self.key = key  # signs the devices' ids (referee/server/devices.py)
         self.p = prefix
         self.limits = limits or Limits()
@@ -344,7 +348,8 @@ class Crowd:
         dev, addr = self.limits.crowd_device, self.limits.crowd_address
         keys = [self.k(show, "q", qid), log_key, self.k(show, "v", qid), self.k(show, "c", qid), self.k(show, "t", qid),
                 self.k(show, "board"), self._rate_key("dev", device, dev), self._rate_key("addr", address, addr), *hold]
-        out = self._predict(keys=keys, args=[device, option, dev.count, dev.seconds, addr.count, addr.seconds])
+        out = self.replication.write(self.r, self._predict, keys,
+                                     [device, option, dev.count, dev.seconds, addr.count, addr.seconds])
         status = out[0]
         if status == "rate":
             raise limited(dev)

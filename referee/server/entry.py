@@ -68,6 +68,15 @@ def admission_from_env() -> dict[str, Any]:
     return {"admission_slots": int(slots), **({"admission_hold": float(hold)} if hold else {})}
 
 
+def replicas_from_env(url: str) -> int:
+    """``REFEREE_REPLICAS``: the replicas an acknowledged write waits for; by default one when
+    Redis is reached through Sentinel (a standby machine, docs/backup.md), else none."""
+    from referee.store.connect import is_sentinel
+
+    text = os.environ.get("REFEREE_REPLICAS")
+    return int(text) if text else (1 if is_sentinel(url) else 0)
+
+
 def listed(name: str) -> tuple[str, ...]:
     """A comma-separated setting from the environment."""
     return tuple(x.strip() for x in os.environ.get(name, "").split(",") if x.strip())
@@ -136,7 +145,7 @@ def serve(opts: ServeOptions) -> int:
         app, sio = create_app(Settings(redis_url=url, data_dir=data_dir, async_mode=opts.async_mode,
                                        public_url=public_url, extra_games=extra, limits=limits_from_env(),
                                        trusted_proxies=trusted_proxies(), allowed_origins=listed("REFEREE_ORIGINS"),
-                                       offload=offload, **admission_from_env()))
+                                       offload=offload, replicas=replicas_from_env(url), **admission_from_env()))
         service = app.extensions["referee"]
         pin = opts.pin or os.environ.get("REFEREE_PIN") or (DEMO_PIN if opts.demo else None)
         made = None

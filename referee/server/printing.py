@@ -15,12 +15,14 @@ entry (it checks that the table belongs to the show).
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from printouts.document import Section, Signature, render_document
 from printouts.seat_cards import SeatCard, SeatCardsModel, render_seat_cards
-from referee.kernel import Audience, RuleError
+from referee.kernel import Audience, RuleError, place
 from referee.table import Table
 
 from .service import COMMON_SHEETS, Service
@@ -58,13 +60,16 @@ def seat_cards_pdf(service: Service, show: str, player: int | None = None) -> by
     return render_seat_cards(SeatCardsModel(show_name=info["name"], cards=cards, join_url=f"{service.base_url()}/join"))
 
 
-def table_sheet_pdf(service: Service, show: str, table_id: str, sheet: str) -> bytes:
-    """A printable sheet of one table: the audit report, the results, or a game's own sheet."""
+def table_sheet_pdf(service: Service, show: str, table_id: str, sheet: str, browser_zone: str | None = None) -> bytes:
+    """A printable sheet of one table: the audit report, the results, or a game's own sheet.
+    Its times in the show's time zone, else `browser_zone` (the printing console's), else the
+    server machine's."""
     if table_id not in service.shows.tables(show):
         raise RuleError("show/no_table", f"이 쇼의 테이블이 아닙니다: {table_id!r}", f"Not a table of this show: {table_id!r}")
     table = service.table(table_id)
     crowd = crowd_sections(service, show, None if table.game.program else table_id) if sheet == "results" else []
-    return sheet_pdf(table, sheet, service.shows.info(show)["name"], crowd)
+    info = service.shows.info(show)
+    return sheet_pdf(table, sheet, info["name"], crowd, zone=info["settings"]["time_zone"] or browser_zone)
 
 
 def crowd_sections(service: Service, show: str, table_id: str | None) -> list[Section]:
@@ -92,7 +97,7 @@ def crowd_sections(service: Service, show: str, table_id: str | None) -> list[Se
     board: list[tuple[str, ...]] = [("순위 / Rank", "관객 / Audience", "점수 / Points")]
     for b in desk.crowd.board(show, devices=True):
         name = b["nickname"] or _both(b["guest"])
-        rank = f"공동 {b['rank']}위 / ={b['rank']}" if b["shared"] else f"{b['rank']}위 / #{b['rank']}"
+        rank = _both(place(b["rank"], b["shared"]).to_json())
         board.append((rank, name + (" (숨김 / hidden)" if b["hidden"] else ""), str(b["points"])))
     return [
         Section(heading="관객 예측", heading_en="The audience's predictions", table=tuple(rows), column_weights=(3, 4, 2),
@@ -104,20 +109,22 @@ def crowd_sections(service: Service, show: str, table_id: str | None) -> list[Se
     ]
 
 
-def sheet_pdf(table: Table, sheet: str, show_name: str, extra: Sequence[Section] = ()) -> bytes:
+def sheet_pdf(table: Table, sheet: str, show_name: str, extra: Sequence[Section] = (), zone: str | None = None) -> bytes:
     """The PDF of one sheet of `table` ("audit", "results" or one of the game's own sheets);
-    `extra`: sections a results sheet ends with (the hall's predictions)."""
+    `extra`: sections a results sheet ends with (the hall's predictions); `zone`: the show's
+    time zone (None: the server machine's)."""
     view = table.view(Audience.dealer())
     log = table.log(Audience.dealer())
+    times = Times(zone)
     own = (view["state"].get("sheets") or {}) if isinstance(view["state"], dict) else {}
-    facts = header_facts(table, view, log, show_name)
+    facts = header_facts(table, view, log, show_name, times)
     subtitle = f"{show_name} · {_both(view['title'])} · {table.id}"
     if sheet == "audit":
-        return render_document(_pair(COMMON_SHEETS["audit"]), audit_sections(log), subtitle=subtitle, facts=facts,
-                               signature=_signature("audit", log))
+        return render_document(_pair(COMMON_SHEETS["audit"]), audit_sections(log, times), subtitle=subtitle, facts=facts,
+                               signature=_signature("audit", log, times))
     if sheet == "results" and "results" not in own:
         return render_document(_pair(COMMON_SHEETS["results"]), results_sections(view) + list(extra), subtitle=subtitle,
-                               facts=facts, signature=_signature("results", log))
+                               facts=facts, signature=_signature("results", log, times))
     if sheet not in own:
         raise RuleError("print/no_sheet", f"이 테이블에는 {sheet!r} 인쇄물이 없습니다", f"This table has no sheet {sheet!r}",
                         sheet=sheet)
@@ -128,7 +135,7 @@ def sheet_pdf(table: Table, sheet: str, show_name: str, extra: Sequence[Section]
                 table=tuple(tuple(_both(c) for c in row) for row in part["table"]) if part.get("table") else None)
         for part in own[sheet]["sections"]
     ] + (list(extra) if sheet == "results" else [])
-    signature = _signature("results", log) if sheet == "results" else None
+    signature = _signature("results", log, times) if sheet == "results" else None
     return render_document(_both(own[sheet]["title"]), sections, subtitle=subtitle, facts=facts, signature=signature)
 
 
@@ -162,28 +169,35 @@ def _who(text: Mapping[str, str]) -> str:
     return ko if en == ko.replace("번 ", " ") else _lines(text)
 
 
-# Times print in the server machine's zone (its TZ or /etc/localtime), and every sheet names
-# that zone: a venue laptop left on UTC prints UTC and says so, never a bare "local time".
-def _local(t: float) -> dt.datetime:
-    return dt.datetime.fromtimestamp(t).astimezone()
+class Times:
+    """Times as a sheet prints them: in the show's time zone (a show setting, set from the
+    console's browser), else the server machine's (its TZ or /etc/localtime); every sheet names
+    the zone, so a venue laptop left on UTC prints UTC and says so, never a bare "local time"."""
 
+    def __init__(self, zone: str | None = None) -> None:
+        self.zone = ZoneInfo(zone) if zone else None
 
-def _zone(t: float) -> str:
-    """The zone of the printed times: "UTC+09:00 KST", "UTC+00:00"."""
-    local = _local(t)
-    offset = local.strftime("%z")
-    name = local.strftime("%Z")
-    utc = f"UTC{offset[:3]}:{offset[3:]}"
-    # A zone with no letters of its own (Etc/UTC is "UTC", some zones print "+04"): the offset says it all.
-    return utc if not name or name == "UTC" or name[0] in "+-" else f"{utc} {name}"
+    def local(self, t: float) -> dt.datetime:
+        return dt.datetime.fromtimestamp(t, self.zone) if self.zone else dt.datetime.fromtimestamp(t).astimezone()
 
+    def zone_name(self, t: float) -> str:
+        """The zone of the printed times: "UTC+09:00 KST", "UTC+00:00"."""
+        local = self.local(t)
+        offset = local.strftime("%z")
+        name = local.strftime("%Z")
+        utc = f"UTC{offset[:3]}:{offset[3:]}"
+        # A zone with no letters of its own (Etc/UTC is "UTC", some zones print "+04"): the offset says it all.
+        return utc if not name or name == "UTC" or name[0] in "+-" else f"{utc} {name}"
 
-def _clock(t: float) -> str:
-    return _local(t).strftime("%H:%M:%S")
+    def clock(self, t: float) -> str:
+        return self.local(t).strftime("%H:%M:%S")
 
+    def moment(self, t: float) -> str:
+        return f"{self.local(t).strftime('%Y-%m-%d %H:%M:%S')} ({self.zone_name(t)})"
 
-def _moment(t: float) -> str:
-    return f"{_local(t).strftime('%Y-%m-%d %H:%M:%S')} ({_zone(t)})"
+    def of_log(self, log: list[dict[str, Any]]) -> str:
+        """The zone of a log's times (its last entry's: a show does not cross a clock change)."""
+        return self.zone_name(log[-1]["t"] if log else dt.datetime.now().timestamp())
 
 
 def _seat(names: Sequence[str], seat: int) -> str:
@@ -193,7 +207,8 @@ def _seat(names: Sequence[str], seat: int) -> str:
 # -- the header block ---------------------------------------------------------------------------
 
 
-def header_facts(table: Table, view: dict[str, Any], log: list[dict[str, Any]], show_name: str) -> list[tuple[str, str]]:
+def header_facts(table: Table, view: dict[str, Any], log: list[dict[str, Any]], show_name: str,
+                 times: Times) -> list[tuple[str, str]]:
     """What a referee checks before signing: which table, who sat where, under which options,
     when it ran and how it ended."""
     game, header = table.game, table.header
@@ -207,8 +222,8 @@ def header_facts(table: Table, view: dict[str, Any], log: list[dict[str, Any]], 
         ("출연자 / Players" if program else "자리 / Seats", ", ".join(_seat(names, i) for i in range(len(names)))),
         ("옵션 / Options", _options(table, view["options"])),
         ("추첨 / Draws", _draws(header.get("seed"))),
-        ("시작 / Started", _started(log)),
-        ("종료 / Ended", _ended(log, view)),
+        ("시작 / Started", _started(log, times)),
+        ("종료 / Ended", _ended(log, view, times)),
         ("결과 / Result", _result_line(view, names)),
     ]
     if program and isinstance(view["state"], dict) and view["state"].get("stages"):
@@ -244,19 +259,19 @@ def _live(log: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     return [row for row in log if row["event"]["type"] == kind and not row.get("voided_by")]
 
 
-def _started(log: list[dict[str, Any]]) -> str:
+def _started(log: list[dict[str, Any]], times: Times) -> str:
     started = _live(log, STARTED)
-    return _moment(started[0]["t"]) if started else "시작 전 / not started"
+    return times.moment(started[0]["t"]) if started else "시작 전 / not started"
 
 
-def _ended(log: list[dict[str, Any]], view: dict[str, Any]) -> str:
+def _ended(log: list[dict[str, Any]], view: dict[str, Any], times: Times) -> str:
     finished = _live(log, FINISHED)
     if finished:
         reason = finished[-1]["event"].get("reason") or ""
-        return _moment(finished[-1]["t"]) + (f" · {reason}" if reason else "")
+        return times.moment(finished[-1]["t"]) + (f" · {reason}" if reason else "")
     if view.get("result") is not None and log:
-        return (f"결과 확정 {_moment(log[-1]['t'])}, 테이블은 아직 닫히지 않음 / result reached "
-                f"{_moment(log[-1]['t'])}, table not yet closed")
+        return (f"결과 확정 {times.moment(log[-1]['t'])}, 테이블은 아직 닫히지 않음 / result reached "
+                f"{times.moment(log[-1]['t'])}, table not yet closed")
     return "진행 중 / still running" if _live(log, STARTED) else "—"
 
 
@@ -265,9 +280,10 @@ def _result_line(view: dict[str, Any], names: Sequence[str]) -> str:
     if result is None:
         return "아직 없음 / none yet"
     placed = []
+    ranks = Counter(s["rank"] for s in result["standings"])
     for s in sorted(result["standings"], key=lambda s: (s["rank"], s["seat"])):
         score = "" if s.get("score") is None else f" ({s['score']})"
-        placed.append(f"{s['rank']}위 {_seat(names, s['seat'])}{score}")
+        placed.append(f"{place(s['rank'], ranks[s['rank']] > 1).ko} {_seat(names, s['seat'])}{score}")
     return f"{', '.join(placed)}\n{_both(result.get('decided_by'))}"
 
 
@@ -280,7 +296,7 @@ def _stage_line(stage: Mapping[str, Any], names: Sequence[str]) -> str:
 # -- the audit report ---------------------------------------------------------------------------
 
 
-def audit_sections(log: list[dict[str, Any]]) -> list[Section]:
+def audit_sections(log: list[dict[str, Any]], times: Times) -> list[Section]:
     """Every entry in words, then the corrections with their reasons."""
     rows: list[tuple[str, ...]] = [("#", "시각\nTime", "누가\nWho", "무엇\nWhat")]
     muted = []
@@ -290,26 +306,21 @@ def audit_sections(log: list[dict[str, Any]]) -> list[Section]:
             by = row["voided_by"]
             said = f"무효 (v{by}에서) / voided at v{by}\n{said}"
             muted.append(len(rows))
-        rows.append((f"v{row['v']}", _clock(row["t"]), _who(row["who"]), said))
+        rows.append((f"v{row['v']}", times.clock(row["t"]), _who(row["who"]), said))
     voids = [row for row in log if row["event"]["type"] == VOIDED]
     on_behalf = sum(1 for row in log if row["actor"].startswith("dealer>"))
     return [
         Section(heading="모든 행동, 정정, 공개", heading_en="Every action, correction and reveal", table=tuple(rows),
                 column_weights=(0.7, 0.95, 1.7, 6.2), muted_rows=tuple(muted), small=True,
                 paragraphs=(f"기록 {len(log)}건, 무효 처리 {len(voids)}건, 딜러 대리 입력 {on_behalf}건. "
-                            f"시각은 현지 시각 {_zone_of(log)}. / "
+                            f"시각은 현지 시각 {times.of_log(log)}. / "
                             f"Entries: {len(log)}; voids: {len(voids)}; entered by the dealer for a seat: {on_behalf}. "
-                            f"Times are local, {_zone_of(log)}.",)),
-        _corrections(log, voids),
+                            f"Times are local, {times.of_log(log)}.",)),
+        _corrections(log, voids, times),
     ]
 
 
-def _zone_of(log: list[dict[str, Any]]) -> str:
-    """The zone of a log's times (its last entry's: a show does not cross a clock change)."""
-    return _zone(log[-1]["t"] if log else dt.datetime.now().timestamp())
-
-
-def _corrections(log: list[dict[str, Any]], voids: list[dict[str, Any]]) -> Section:
+def _corrections(log: list[dict[str, Any]], voids: list[dict[str, Any]], times: Times) -> Section:
     if not voids:
         return Section(heading="정정", heading_en="Corrections", paragraphs=("무효 처리 없음 / no voids",))
     rows: list[tuple[str, ...]] = [("#", "시각\nTime", "누가\nWho", "무효로 한 기록과 사유\nVoided entries and reason")]
@@ -317,7 +328,7 @@ def _corrections(log: list[dict[str, Any]], voids: list[dict[str, Any]]) -> Sect
         voided = [row for row in log if row.get("voided_by") == void["v"]]
         listed = "\n".join(f"v{row['v']} {_who(row['who'])}: {row['what'].get('ko', '')}" for row in voided)
         reason = void["event"].get("reason", "")
-        rows.append((f"v{void['v']}", _clock(void["t"]), _who(void["who"]),
+        rows.append((f"v{void['v']}", times.clock(void["t"]), _who(void["who"]),
                      f"{listed}\n사유 / reason: {reason}".strip()))
     return Section(heading="정정", heading_en="Corrections", table=tuple(rows), column_weights=(0.7, 0.95, 1.7, 6.2),
                    small=True)
@@ -332,16 +343,17 @@ def results_sections(view: dict[str, Any]) -> list[Section]:
         return [Section(heading="아직 결과가 없습니다", heading_en="No result yet")]
     names = view["seats"]
     rows: list[tuple[str, ...]] = [("순위 / Rank", "자리 / Seat", "선수 / Player", "점수 / Score")]
+    ranks = Counter(s["rank"] for s in result["standings"])
     for s in sorted(result["standings"], key=lambda s: (s["rank"], s["seat"])):
         player = names[s["seat"]] if 0 <= s["seat"] < len(names) else ""
-        rows.append((f"{s['rank']}위 / #{s['rank']}", f"{s['seat'] + 1}번 / {s['seat'] + 1}", player,
+        rows.append((_both(place(s["rank"], ranks[s["rank"]] > 1).to_json()), f"{s['seat'] + 1}번 / {s['seat'] + 1}", player,
                      "—" if s.get("score") is None else str(s["score"])))
     decided = f"결정 기준 / Decided by: {_both(result.get('decided_by'))}"
     return [Section(heading="순위", heading_en="Standings", paragraphs=(decided,), table=tuple(rows),
                     column_weights=(1.2, 1, 3, 1.2))]
 
 
-def _signature(sheet: str, log: list[dict[str, Any]]) -> Signature:
+def _signature(sheet: str, log: list[dict[str, Any]], times: Times) -> Signature:
     """The signature line; the date is the day the match was played (its last entry)."""
-    date = _local(log[-1]["t"]).strftime("%Y-%m-%d") if log else ""
+    date = times.local(log[-1]["t"]).strftime("%Y-%m-%d") if log else ""
     return Signature(date=date, note=SIGNATURE_NOTE[sheet])

@@ -29,6 +29,7 @@ import redis
 
 from referee.kernel import Game, registry
 from referee.store import RedisStore
+from referee.store.replication import Alone, Replication
 from referee.table import Table
 from referee.table.programs import ProgramRunner
 from referee.table.replay import Release
@@ -60,7 +61,8 @@ class Service(DealerSide, SeatSide, PublicSide):
                  prefix: str = "ref:", games: Mapping[str, Game] | None = None,
                  defer: Callable[[Callable[[], None]], Any] | None = None,
                  disconnect: Callable[[str, str], None] | None = None,
-                 audience: redis.Redis | None = None, pause: Callable[[], Any] | None = None) -> None:
+                 audience: redis.Redis | None = None, pause: Callable[[], Any] | None = None,
+                 replication: Alone | None = None) -> None:
         # The fan-out runs after the command has been acknowledged (the server defers it to a
         # background task): the phone that moved hears "done" first, then every screen updates.
         self.defer = defer or (lambda task: task())
@@ -71,7 +73,7 @@ class Service(DealerSide, SeatSide, PublicSide):
         self.r = client
         self.prefix = prefix
         self.shows = shows
-        self.store = RedisStore(client, prefix)
+        self.store = RedisStore(client, prefix, replication)
         self.publish = publish
         # Ends a socket by id on whichever server process holds it (namespace, sid).
         self.disconnect = disconnect or (lambda namespace, sid: None)
@@ -107,6 +109,9 @@ class Service(DealerSide, SeatSide, PublicSide):
         self.dealer_extras: dict[str, Callable[[str, Moment], Any]] = {}
         self.crowd: Any = None
         self.replays: Any = None
+        # The pair's health on the console (docs/backup.md): only where there is a standby.
+        if isinstance(replication, Replication):
+            self.dealer_extras["backup"] = lambda show, moment: replication.status()
 
     # -- processes ---------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ list, ``show:{id}:tables`` list, ``shows`` set, ``link:{sha}`` and ``code:{sha}`
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import hmac
 import json
@@ -25,6 +26,7 @@ import re
 import secrets
 import time
 import unicodedata
+import zoneinfo
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +49,19 @@ NAME_FORBIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
 # a match started goes up, a confirmed result brings the program board with it), and P still
 # puts up whatever staff choose.
 SETTINGS = {"reveal_hold": "off", "players_wait": "off", "follow": "on"}
+# The printouts' time zone (an IANA name; "": the zone of the console's browser that prints, else
+# the server machine's): a venue laptop left on UTC still prints the hall's times.
+TIME_ZONE = "time_zone"
+
+
+def time_zone_ok(name: Any) -> bool:
+    """An IANA time zone this machine knows ("Asia/Seoul"), never a path."""
+    return isinstance(name, str) and name in _zones()
+
+
+@functools.cache
+def _zones() -> frozenset[str]:
+    return frozenset(zoneinfo.available_timezones())
 
 # KEYS: roster. ARGV: name. Appends the name unless it is on the roster: -1, else the new length.
 _ADD_PLAYER = """
@@ -281,7 +296,8 @@ class Shows:
             "current": h.get("current") or None,
             "program": h.get("program") or None,
             "links": links,
-            "settings": {name: h.get(name, default) for name, default in SETTINGS.items()},
+            "settings": {**{name: h.get(name, default) for name, default in SETTINGS.items()},
+                         TIME_ZONE: h.get(TIME_ZONE, "")},
             "archived": json.loads(h.get("archived") or "[]"),
             "replay": json.loads(h["replay"]) if h.get("replay") else None,  # server/replaying.py
         }
@@ -294,10 +310,15 @@ class Shows:
         return f"{self.p}show:{show}"
 
     def set_setting(self, show: str, name: Any, value: Any) -> None:
-        require(name in SETTINGS, "show/bad_setting", f"없는 쇼 설정입니다: {name!r}", f"No such show setting: {name!r}",
-                setting=name)
-        require(value in ("on", "off"), "show/bad_setting", f"설정 값은 on 또는 off입니다: {value!r}",
-                f"A setting is on or off: {value!r}", value=value)
+        require(name in SETTINGS or name == TIME_ZONE, "show/bad_setting", f"없는 쇼 설정입니다: {name!r}",
+                f"No such show setting: {name!r}", setting=name)
+        if name == TIME_ZONE:
+            require(value == "" or time_zone_ok(value), "show/bad_time_zone",
+                    f"모르는 시간대입니다 (예: Asia/Seoul): {value!r}", f"Not a known time zone (e.g. Asia/Seoul): {value!r}",
+                    value=value)
+        else:
+            require(value in ("on", "off"), "show/bad_setting", f"설정 값은 on 또는 off입니다: {value!r}",
+                    f"A setting is on or off: {value!r}", value=value)
         self.r.hset(self.registry_key(show), name, value)
 
     def archive(self, show: str, table: str, archived: bool) -> None:

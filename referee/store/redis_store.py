@@ -11,7 +11,9 @@ from typing import Any
 
 import redis
 
+from . import connect
 from .base import Appended, Guard, encode, no_table, table_exists
+from .replication import Alone
 
 # A guard (base.Guard), where one is pending. KEYS: its key[, its counter]. ARGV: its value,
 # its limit, its window. Returns nothing when it holds (the try counted), else {4, 0} (the key
@@ -76,15 +78,17 @@ def _guarded(guard: Guard | None, status: int) -> None:
 
 
 class RedisStore:
-    def __init__(self, client: redis.Redis, prefix: str = "ref:") -> None:
+    def __init__(self, client: redis.Redis, prefix: str = "ref:", replication: Alone | None = None) -> None:
         self.client = client
         self.prefix = prefix
+        # With a standby, an append is acknowledged once its replica has it (replication.py).
+        self.replication = replication or Alone()
         self._append = client.register_script(_APPEND)
         self._check = client.register_script(_CHECK)
 
     @classmethod
     def from_url(cls, url: str, prefix: str = "ref:") -> RedisStore:
-        return cls(redis.Redis.from_url(url, decode_responses=True), prefix)
+        return cls(connect.client(url, decode_responses=True), prefix)
 
     def _key(self, table: str, part: str) -> str:
         return f"{self.prefix}t:{table}:{part}"
@@ -119,8 +123,8 @@ class RedisStore:
                guard: Guard | None = None) -> Appended:
         guard_keys, guard_args = _guard_args(guard)
         keys = [self._key(table, "log"), self._key(table, "sid"), self._key(table, "h"), *guard_keys]
-        status, version = self._append(keys=keys, args=[expected, sid or "", len(entries), *map(encode, entries),
-                                                        *guard_args])
+        status, version = self.replication.write(self.client, self._append, keys,
+                                                 [expected, sid or "", len(entries), *map(encode, entries), *guard_args])
         if status == 3:
             raise no_table(table)
         _guarded(guard, status)

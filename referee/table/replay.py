@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
-from referee.kernel import Actor, Audience, Event, T
+from referee.kernel import Actor, Audience, Event, T, place
 
 from .runtime import VOIDED, Folded, Table, audience_view, fold, what
 
@@ -349,11 +349,13 @@ def _title(frame: Frame, ending: bool) -> T:
     if ending and result is not None:
         first = [s["seat"] for s in result["standings"] if s["rank"] == 1]
         who = " · ".join(view["seats"][s] for s in first)
-        if len(first) > 1:
-            return T(f"{name.ko}: 공동 1위 {who}", f"{name.en}: joint first, {who}")
-        if len(view["seats"]) == 2:
+        duel = len(view["seats"]) == 2
+        if len(first) > 1 and duel:
+            return T(f"{name.ko}: 무승부", f"{name.en}: a draw")
+        if duel:
             return T(f"{name.ko}: {who} 승리", f"{name.en}: {who} wins")
-        return T(f"{name.ko}: 1위 {who}", f"{name.en}: first, {who}")
+        first_place = place(1, len(first) > 1)  # said as every screen says it
+        return T(f"{name.ko}: {first_place.ko} {who}", f"{name.en}: {first_place.en}, {who}")
     rounds = view["state"].get("round")
     if isinstance(rounds, int) and not isinstance(rounds, bool):
         return T(f"{name.ko} · {rounds}라운드", f"{name.en} · round {rounds}")

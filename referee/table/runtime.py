@@ -235,9 +235,12 @@ def fold(game: Game, header: Mapping[str, Any], entries: list[dict[str, Any]], b
         if entry["action"] in folded.voided or event["type"] == VOIDED:
             continue
         actor = entry["actor"]
-        if actor.startswith("dealer>seat:"):
+        first = not folded.live_actions or folded.live_actions[-1] != entry["action"]  # of its action
+        if actor.startswith("dealer>seat:") and first:
+            # The move itself (its action's first entry), not what followed from it (the turn
+            # passing); told by the fold's own record, so folding entry by entry says the same.
             folded.behalf[int(actor.partition(":")[2])] = (folded.seen.copy(), entry)
-        if not folded.live_actions or folded.live_actions[-1] != entry["action"]:
+        if first:
             folded.live_actions.append(entry["action"])
         if event["type"] == STARTED:
             folded.started_at = entry["action"]

@@ -6,6 +6,8 @@
 // sends and sends commands; it holds no rules.
 (function () {
   "use strict";
+  // This browser's time zone: the printouts' default (a show may set its own).
+  const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
   const { el, tr, both } = window.I18N;
   const $ = function (id) { return document.getElementById(id); };
   const root = $("console");
@@ -180,7 +182,9 @@
         tr(archived ? both("보관함에서 꺼내기", "Unarchive") : both("보관", "Archive"))));
     }
     const prints = el("span", { class: "prints" }, Object.keys(entry.sheets).map(function (id) {
-      return el("a", { href: "/print/" + showId + "/" + v.table + "/" + id + ".pdf", target: "_blank", rel: "noopener",
+      // The sheet's times in the show's time zone, else this browser's (a laptop on UTC prints the hall's).
+      return el("a", { href: "/print/" + showId + "/" + v.table + "/" + id + ".pdf?tz=" + encodeURIComponent(BROWSER_ZONE),
+                       target: "_blank", rel: "noopener",
                        class: "print-link", "data-sheet": id }, tr(both("인쇄: ", "Print: ")) + tr(entry.sheets[id]));
     }));
     return el("div", { class: "work-head" }, [
@@ -464,8 +468,9 @@
     const names = v.state.program ? v.state.names : v.seats;
     return el("section", { class: "card result-box" }, [
       el("h3", { text: both("결과", "Result") }),
-      el("ol", {}, v.result.standings.map(function (s) {
-        return el("li", { value: String(s.rank) }, names[s.seat] + (s.score != null ? " (" + s.score + ")" : ""));
+      el("ol", { class: "ranks" }, v.result.standings.map(function (s) {
+        return el("li", { value: String(s.rank) }, [el("strong", { text: I18N.place(s.rank, I18N.sharedIn(v.result.standings, s.rank)) }),
+                                                    " " + names[s.seat] + (s.score != null ? " (" + s.score + ")" : "")]);
       })),
       el("p", { class: "caption", text: v.result.decided_by }),
     ]);
@@ -720,7 +725,16 @@
         " " + tr(both(ko, en)),
       ]);
     };
+    const zones = (Intl.supportedValuesOf ? Intl.supportedValuesOf("timeZone") : [BROWSER_ZONE]);
+    const zone = el("label", { class: "toggle" }, [
+      tr(both("인쇄물의 시간대 ", "The printouts' time zone ")),
+      el("select", { "data-setting": "time_zone", onchange: function (e) { command("settings", { name: "time_zone", value: e.target.value }); } },
+         [el("option", { value: "", selected: !settings.time_zone },
+             tr(both("인쇄하는 브라우저의 시간대 (지금 " + BROWSER_ZONE + ")", "The printing browser's (now " + BROWSER_ZONE + ")")))]
+           .concat(zones.map(function (z) { return el("option", { value: z, selected: settings.time_zone === z }, z); }))),
+    ]);
     $("settings").replaceChildren(
+      zone,
       toggle("reveal_hold", "공개 보류: 공개 장면(상자 열기, 경매 결과, 레이스 이동, 최종 결과)은 딜러가 '공개'를 누를 때까지 프로젝터에 나오지 않습니다",
              "Reveal hold: a reveal (boxes opening, an auction result, race movement, the final result) waits off the projector until the dealer presses Release"),
       toggle("players_wait", "공개 보류 중에는 선수 휴대폰도 기다림", "During a hold the players' phones wait too"),
@@ -789,6 +803,20 @@
     e.preventDefault();
   }
 
+  // -- the standby machine (docs/backup.md) -----------------------------------------------------------
+
+  // Only a show with a standby says anything: "백업 준비됨" (its copy is online and caught up) or
+  // "백업 없음" (the show runs on one machine), and which Redis leads.
+  function renderBackup(pair) {
+    const box = $("backup");
+    box.hidden = !pair;
+    if (!pair) return;
+    box.dataset.state = pair.ready ? "ready" : "missing";
+    box.textContent = tr(pair.ready
+      ? both("백업 준비됨 · 지연 " + (pair.lag || 0) + "초", "Standby ready · " + (pair.lag || 0) + " s behind")
+      : both("백업 없음", "No standby")) + (pair.primary ? " · " + tr(both("주 Redis ", "primary ")) + pair.primary : "");
+  }
+
   // -- the whole page -------------------------------------------------------------------------------
 
   // A snapshot redraws the page: the field the dealer is typing in keeps the focus and the caret
@@ -799,6 +827,7 @@
     let caret = null;
     try { caret = active && active.selectionStart != null ? [active.selectionStart, active.selectionEnd] : null; } catch (e) { caret = null; }
     $("show-name").textContent = snapshot.show.name;
+    renderBackup(snapshot.backup);
     const ids = snapshot.tables.map(function (t) { return t.view.table; });
     if (!selected || ids.indexOf(selected) < 0) selected = snapshot.show.current || ids[ids.length - 1] || null;
     renderTabs();

@@ -54,7 +54,7 @@
   function offersCard(offers, command) {
     const pick = el("select", { "aria-label": "마감 / Closes", "data-keep": "crowd-seconds",
                                 onchange: function (e) { seconds = e.target.value; } },
-                    [["", both("공개 때 자동 마감", "Closes at the reveal")], ["30", both("30초 뒤 마감", "Closes in 30 s")],
+                    [["", both("답이 나오면 자동 마감 (직접 만든 질문은 직접)", "Closes when its answer is out (your own: by hand)")], ["30", both("30초 뒤 마감", "Closes in 30 s")],
                      ["60", both("60초 뒤 마감", "Closes in 60 s")], ["120", both("2분 뒤 마감", "Closes in 2 min")]]
                       .map(function (o) { return el("option", { value: o[0], selected: o[0] === seconds }, tr(o[1])); }));
     const rows = [];

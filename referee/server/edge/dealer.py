@@ -12,6 +12,7 @@ from flask_socketio import join_room
 from referee.kernel import RuleError
 
 from ..service import Staff, dealer_room
+from ..shows import time_zone_ok
 from ..web import clean
 from .wiring import Wiring, connect_auth, csrf_ok, guard, refusal, unparsed
 
@@ -103,7 +104,10 @@ def register(w: Wiring) -> None:
         from ..printing import table_sheet_pdf
 
         try:
-            pdf = table_sheet_pdf(service, show, table, sheet)
+            # The console's link names its browser's time zone: the times print in it unless
+            # the show has its own (an unknown name is left out, never an error on paper).
+            zone = request.args.get("tz")
+            pdf = table_sheet_pdf(service, show, table, sheet, zone if time_zone_ok(zone) else None)
         except RuleError:
             abort(404)
         return Response(pdf, mimetype="application/pdf",

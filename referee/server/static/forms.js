@@ -77,10 +77,16 @@
     });
   }
 
-  function fieldControl(field, values, changed, compact) {
+  function fieldControl(field, values, changed, compact, control) {
     const box = el("div", { class: "field field-" + field.shape + (field.kind ? " kind-" + field.kind : ""),
                             "data-field": field.name });
     box.appendChild(el("div", { class: "field-label", text: field.label }));
+    // A game's own picture of the choice (a cell tapped on the player's board), where it has one.
+    const own = control ? control(field, values, changed) : null;
+    if (own) {
+      box.appendChild(own);
+      return box;
+    }
     if (compact && field.shape === "one") {
       const at = field.options.findIndex(function (o) { return o.value === values[field.name]; });
       const select = el("select", { class: "option-select", "aria-label": tr(field.label) },
@@ -214,6 +220,8 @@
   // a lost connection resends the very same submission, which applies once. A later decision
   // never adopts an earlier one's submission.
   // `options.initial`: the values a form opens with (a seating to change rather than to build).
+  // `options.control(field, values, changed)`: a game's own control for a field (or null for the
+  // usual one); it sets `values[field.name]` and calls `changed()`.
   function render(root, decision, options) {
     const values = Object.assign({}, options.initial);
     const memoryKey = options.memoryKey;
@@ -242,7 +250,7 @@
       // The message in words; its code only for support (a tooltip and data-code), not on screen.
       if (error) root.appendChild(el("p", { class: "error", role: "alert", "data-code": error.code, title: error.code }, tr(error)));
       if (stage === "choose") {
-        decision.fields.forEach(function (field) { root.appendChild(fieldControl(field, values, draw, options.compact)); });
+        decision.fields.forEach(function (field) { root.appendChild(fieldControl(field, values, draw, options.compact, options.control)); });
         // Nothing to choose (a call, "bid again", "next round"): one button that sends at once.
         const direct = decision.fields.length === 0 || options.confirm === false;
         root.appendChild(el("button", {

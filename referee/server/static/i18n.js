@@ -142,9 +142,22 @@
     return date.toLocaleTimeString((which || lang) === "en" ? "en-US" : "ko-KR", { hour: "numeric", minute: "2-digit" });
   }
 
+  // A place in words, said alike on every screen (referee.kernel.results.place on the sheets):
+  // "3위" / "3rd", a shared one "공동 1위" / "=1st".
+  function place(rank, shared) {
+    const teen = rank % 100 >= 11 && rank % 100 <= 13;
+    const suffix = teen ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[rank % 10] || "th");
+    return both((shared ? "공동 " : "") + rank + "위", (shared ? "=" : "") + rank + suffix);
+  }
+
+  // Whether `rank` is shared in a result's standings.
+  function sharedIn(standings, rank) {
+    return standings.filter(function (s) { return s.rank === rank; }).length > 1;
+  }
+
   window.I18N = {
     tr: tr, both: both, inLang: inLang, apply: apply, el: el, errorText: errorText, josa: josa, named: named,
-    clockTime: clockTime, setLang: setLang,
+    clockTime: clockTime, setLang: setLang, place: place, sharedIn: sharedIn,
     get lang() { return lang; },
     onChange: function (fn) { listeners.push(fn); },
   };

@@ -156,6 +156,28 @@
     if (clock.state === "running") box._tick = setInterval(tick, 250);
   }
 
+  // An address to read off a screen, in parts a line may break between and never inside: the
+  // host, its port, and the path ("/join"; "/a/" and the show's id apart, a long id only after
+  // its hyphens). `bare`: without "http://" (a phone's browser adds it).
+  function addressParts(url, bare) {
+    const m = /^(https?:\/\/)?([^/:]*)(:\d+)?(.*)$/.exec(url);
+    const scheme = bare && m[1] === "http://" ? "" : (m[1] || "");
+    const path = m[4] || "";
+    const last = path.lastIndexOf("/");
+    const paths = last > 0 ? [path.slice(0, last + 1)].concat(path.slice(last + 1).split(/(?<=-)/)) : [path];
+    return [scheme + m[2], m[3]].concat(paths).filter(function (part) { return part; });
+  }
+
+  // The same as an element: each part a nowrap span, a <wbr> between them.
+  function address(url, bare, attrs) {
+    const node = I18N.el("div", attrs || {});
+    addressParts(url, bare).forEach(function (part, i) {
+      if (i) node.appendChild(I18N.el("wbr"));
+      node.appendChild(I18N.el("span", { class: "address-part" }, part));
+    });
+    return node;
+  }
+
   window.Live = { connect: connect, need: need, ready: ready, serverNow: serverNow, clockLeft: clockLeft,
-                  clockText: clockText, showClock: showClock };
+                  clockText: clockText, showClock: showClock, addressParts: addressParts, address: address };
 })();

@@ -1,0 +1,63 @@
+"""One way for every part to reach Redis: a plain URL (``redis://``, ``rediss://``, ``unix://``)
+or a Sentinel URL, ``redis+sentinel://[:password@]host:port,host:port/db/service`` (docs/backup.md).
+
+With Sentinel, a client asks the sentinels which Redis is the primary now and asks again when
+it loses it (a takeover: the standby's replica promoted), so a show goes on from the machine
+that leads without any process being told. The URL is read by python-socketio's own parser,
+the one its queue between processes uses, so the queue and the commands always read the same
+sentinels, database and service (never two readings of one address).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlparse
+
+import redis
+from redis.sentinel import Sentinel, SentinelConnectionPool
+from socketio.redis_manager import parse_redis_sentinel_url
+
+SENTINEL_SCHEMES = ("redis+sentinel",)
+# How long a sentinel may take to answer "who is the primary?" (they answer at once, or are gone).
+SENTINEL_TIMEOUT = 0.5
+# Through Sentinel, how long connecting to the primary and one command may take (s).
+CONNECT_TIMEOUT = 1.0
+COMMAND_TIMEOUT = 5.0
+
+
+def is_sentinel(url: str) -> bool:
+    return urlparse(url).scheme in SENTINEL_SCHEMES
+
+
+class BlockingSentinelPool(SentinelConnectionPool, redis.BlockingConnectionPool):
+    """Sentinel's pool with the blocking pool's limit: at its size a request waits for a
+    connection instead of failing (as the server's pools do without Sentinel)."""
+
+
+def sentinel_of(url: str) -> tuple[Sentinel, str, dict[str, Any]]:
+    """The sentinels of a Sentinel URL, the service they watch and the primary's connection
+    settings (its database, its password)."""
+    sentinels, service, kwargs = parse_redis_sentinel_url(url)
+    if not service:
+        raise ValueError(f"A Sentinel URL names its service (…/0/referee): {url!r}")
+    return Sentinel(sentinels, sentinel_kwargs={"socket_timeout": SENTINEL_TIMEOUT}), service, kwargs
+
+
+def client(url: str, *, max_connections: int | None = None, blocking_timeout: float | None = None,
+           **kwargs: Any) -> redis.Redis:
+    """A client of the primary at `url`. `max_connections` with `blocking_timeout`: a bounded
+    pool where a request waits its turn (up to `blocking_timeout` seconds)."""
+    if not is_sentinel(url):
+        if max_connections is None:
+            return redis.Redis.from_url(url, **kwargs)
+        return redis.Redis(connection_pool=redis.BlockingConnectionPool.from_url(
+            url, max_connections=max_connections, timeout=blocking_timeout, **kwargs))
+    sentinel, service, primary = sentinel_of(url)
+    # A machine that dies without closing its connections (power, a pulled cable) must not hold
+    # a command for long: the client gives up, asks the sentinels again and reaches the new one.
+    options: dict[str, Any] = {"socket_connect_timeout": CONNECT_TIMEOUT, "socket_timeout": COMMAND_TIMEOUT,
+                               **primary, **kwargs}
+    if max_connections is not None:
+        options.update(connection_pool_class=BlockingSentinelPool, max_connections=max_connections,
+                       timeout=blocking_timeout)
+    return sentinel.master_for(service, **options)

@@ -1,0 +1,187 @@
+"""The tracking backup (issue 36, docs/backup.md), on one machine: the primary's Redis, the
+standby's Redis replicating it, three sentinels (quorum 2), and a referee server that finds the
+primary through Sentinel and acknowledges a move only once the replica has it.
+
+The primary's Redis is killed (kill -9) while phones submit without a pause: the sentinels promote
+the replica, the server finds it by itself, every acknowledged move is there once, the phones go
+on on the same sockets, the console says "백업 없음" and which Redis leads, and once the old
+primary comes back (as the standby, by the sentinels' own reconfiguration) "백업 준비됨" again.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+from referee.store.connect import client as redis_client
+from referee.store.embedded import redis_server_binary
+
+from .live import Client, LiveServer, free_port, wait_until
+
+SERVICE = "referee"
+PLAYERS = ["가람", "나래", "다솜"]
+
+
+class RedisProcess:
+    """A redis-server (or, with `sentinel`, a sentinel) on loopback with its own directory."""
+
+    def __init__(self, root: Path, name: str, conf: str, sentinel: bool = False) -> None:
+        self.dir = root / name
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.port = free_port()
+        self.conf = self.dir / "redis.conf"
+        self.conf.write_text(f"port {self.port}\nbind 127.0.0.1\ndir {self.dir}\n{conf}\n")
+        self.sentinel = sentinel
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> RedisProcess:
+        args = [redis_server_binary(), str(self.conf)] + (["--sentinel"] if self.sentinel else [])
+        self.proc = subprocess.Popen(args, stdout=open(self.dir / "log", "ab"), stderr=subprocess.STDOUT)
+        wait_until(lambda: self._pong(), timeout=20, what=f"redis on {self.port}")
+        return self
+
+    def _pong(self) -> bool:
+        try:
+            return bool(redis.Redis(port=self.port, socket_timeout=0.5).ping())
+        except redis.RedisError:
+            return False
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+
+    def client(self) -> redis.Redis:
+        return redis.Redis(port=self.port, decode_responses=True, socket_timeout=2)
+
+
+class Pair:
+    """The two Redis of a venue's two machines and three sentinels."""
+
+    def __init__(self, root: Path) -> None:
+        durable = "appendonly yes\nappendfsync everysec\nsave \"\""
+        self.main = RedisProcess(root, "main", durable).start()
+        self.standby = RedisProcess(root, "standby", f"{durable}\nreplicaof 127.0.0.1 {self.main.port}").start()
+        wait_until(lambda: self.main.client().info("replication").get("connected_slaves") == 1, timeout=20,
+                   what="the standby replicating")
+        watch = (f"sentinel monitor {SERVICE} 127.0.0.1 {self.main.port} 2\n"
+                 f"sentinel down-after-milliseconds {SERVICE} 1000\nsentinel failover-timeout {SERVICE} 4000\n"
+                 f"sentinel parallel-syncs {SERVICE} 1")
+        self.sentinels = [RedisProcess(root, f"sentinel-{i}", watch, sentinel=True).start() for i in range(3)]
+        self.url = f"redis+sentinel://{','.join(f'127.0.0.1:{s.port}' for s in self.sentinels)}/0/{SERVICE}"
+
+    def primary_port(self) -> int:
+        host, port = self.sentinels[0].client().sentinel_get_master_addr_by_name(SERVICE)
+        return int(port)
+
+    def stop(self) -> None:
+        for proc in [*self.sentinels, self.main, self.standby]:
+            proc.kill()
+
+
+@pytest.fixture(scope="module")
+def pair(tmp_path_factory):
+    made = Pair(tmp_path_factory.mktemp("pair"))
+    yield made
+    made.stop()
+
+
+def backup(server: LiveServer, show: str) -> dict[str, Any]:
+    return server.snapshot(show)["backup"]
+
+
+def test_the_url_through_sentinel_reaches_the_primary_and_writes_wait_for_the_replica(pair):
+    client = redis_client(pair.url, decode_responses=True)
+    key = "probe:" + uuid.uuid4().hex
+    client.set(key, "1")
+    assert pair.main.client().get(key) == "1"
+    wait_until(lambda: pair.standby.client().get(key) == "1", what="the replica's copy")
+    pooled = redis_client(pair.url, max_connections=2, blocking_timeout=5, decode_responses=True)
+    assert pooled.get(key) == "1" and pooled.connection_pool.max_connections == 2
+
+
+def test_a_killed_primary_loses_no_acknowledged_move_and_the_console_says_so(pair, tmp_path, browser):
+    from .test_console import console_page
+
+    server = LiveServer(tmp_path / "server", env={"REDIS_URL": pair.url, "REFEREE_SECRET_KEY": uuid.uuid4().hex,
+                                                  "REFEREE_EXTRA_GAMES": "tests.counter_game"})
+    (tmp_path / "server").mkdir()
+    server.start()
+    phones: list[Client] = []
+    try:
+        show = "b" + uuid.uuid4().hex[:8]
+        server.ok("create_show", show=show, name="백업 쇼")
+        for name in PLAYERS:
+            server.ok("add_player", show=show, name=name)
+        table = server.ok("create_table", show=show, game="counter", players=PLAYERS)["table"]
+        server.ok("start", show=show, table=table)
+        wait_until(lambda: backup(server, show)["ready"], timeout=20, what="백업 준비됨")
+        console = console_page(server, browser, show)
+        console.wait_for_selector("#backup[data-state=ready]:has-text('백업 준비됨')")
+        before = backup(server, show)
+        assert before["replicas"] == 1 and before["primary"] == f"127.0.0.1:{pair.main.port}"
+        phones = [Client(server.url, "/seat", {"token": link["token"]}) for link in server.snapshot(show)["links"]]
+        acked: list[list[str]] = [[] for _ in phones]
+        killed_at: list[float] = []
+        after_kill: list[float] = []  # when a move sent after the kill was acknowledged
+        stop = threading.Event()
+
+        def play(i: int) -> None:
+            n = 0
+            while not stop.is_set():
+                sid = f"{i}-{n}"
+                while not stop.is_set():  # a phone resends the same move until it is answered
+                    sent = time.monotonic()
+                    try:
+                        ack = phones[i].call("submit", {"table": table, "move": {"type": "tick", "by": 1}, "sid": sid},
+                                             timeout=10)
+                    except Exception:
+                        continue
+                    if ack["ok"]:
+                        acked[i].append(sid)
+                        if killed_at and sent > killed_at[0]:
+                            after_kill.append(time.monotonic())
+                        break
+                    time.sleep(0.05)  # refused while Redis is away: the phone tries again
+                n += 1
+
+        threads = [threading.Thread(target=play, args=(i,), daemon=True) for i in range(len(phones))]
+        for t in threads:
+            t.start()
+        wait_until(lambda: min(map(len, acked)) >= 20, timeout=30, what="moves before the kill")
+        # Each acknowledged move waited for the standby's copy (WAIT on its own connection).
+        assert pair.main.client().info("commandstats")["cmdstat_wait"]["calls"] >= 60
+        pair.main.kill()
+        killed_at.append(time.monotonic())
+        wait_until(lambda: after_kill, timeout=60, what="a move acknowledged by the new primary")
+        wait_until(lambda: min(map(len, acked)) >= 40, timeout=30, what="moves after the takeover")
+        stop.set()
+        for t in threads:
+            t.join(timeout=15)
+        took = after_kill[0] - killed_at[0]
+        # Every acknowledged move is in the log once: the counters are the acknowledged counts.
+        state = next(t for t in server.snapshot(show)["tables"] if t["view"]["table"] == table)["view"]["state"]
+        assert state["counts"] == [len(a) for a in acked], (state, [len(a) for a in acked])
+        assert pair.primary_port() == pair.standby.port
+        now = wait_until(lambda: (b := backup(server, show))["primary"] == f"127.0.0.1:{pair.standby.port}" and b,
+                         timeout=20, what="the console naming the new primary")
+        assert not now["ready"] and now["replicas"] == 0  # 백업 없음
+        console.wait_for_selector(f"#backup[data-state=missing]:has-text('백업 없음'):has-text('{pair.standby.port}')")
+        print(f"takeover: the first move acknowledged by the new primary {took:.1f} s after the kill")
+        # The old main comes back: the sentinels make it the standby, and the console says so.
+        pair.main.start()
+        wait_until(lambda: backup(server, show)["ready"], timeout=60, what="백업 준비됨 again")
+        console.wait_for_selector("#backup[data-state=ready]", timeout=10_000)
+        assert pair.main.client().info("replication")["role"] == "slave"
+    finally:
+        for phone in phones:
+            phone.close()
+        server.stop()
