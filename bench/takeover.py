@@ -250,22 +250,39 @@ def hall(folder: Path, phones: int) -> None:
     acked: list[list[tuple[str, float, float]]] = [[] for _ in seats]  # (sid, sent, answered)
     stop = threading.Event()
 
+    def submit(client: socketio.Client, data: dict[str, Any]) -> dict[str, Any] | None:
+        """As the page's Live.send: the answer, or None at once when the connection drops
+        (socket.io fails a pending acknowledgement when its socket closes) or after 8 s."""
+        while "/seat" not in client.namespaces:  # reconnecting: the page's form waits
+            time.sleep(0.02)
+        answered = threading.Event()
+        box: dict[str, Any] = {}
+
+        def done(ack: Any = None) -> None:
+            box["ack"] = ack
+            answered.set()
+
+        try:
+            client.emit("submit", data, namespace="/seat", callback=done)
+        except Exception:
+            return None
+        deadline = time.time() + 8
+        while not answered.wait(0.02):
+            if "/seat" not in client.namespaces or time.time() > deadline:
+                return None
+        return box.get("ack")
+
     def play(i: int) -> None:
         n = 0
         while not stop.is_set():
             sid = f"{i}-{n}"
-            while True:  # the same move again until it is answered, as a phone does
+            while True:  # the same move again (the same id) until it is answered, as a phone does
                 sent = time.time()
-                try:
-                    ack = seats[i].call("submit", {"table": table, "move": {"type": "tick", "by": 1}, "sid": sid},
-                                        namespace="/seat", timeout=5)
-                except Exception:
-                    time.sleep(0.1)
-                    continue
+                ack = submit(seats[i], {"table": table, "move": {"type": "tick", "by": 1}, "sid": sid})
                 if ack and ack.get("ok"):
                     acked[i].append((sid, sent, time.time()))
                     break
-                time.sleep(0.1)
+                time.sleep(0.05)
             n += 1
 
     threads = [threading.Thread(target=play, args=(i,), daemon=True) for i in range(len(seats))]
