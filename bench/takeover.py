@@ -213,6 +213,7 @@ def hall(folder: Path, phones: int) -> None:
     pause, and write what happened to `folder` (hall.json) once `folder/stop` appears."""
     import requests
     import socketio
+    import submit_to_projector as stp  # bench/: the clients' websocket options, as a browser's
 
     url = f"http://{ROOM}:5000"
     head = {"X-Staff-Pin": PIN}
@@ -237,7 +238,7 @@ def hall(folder: Path, phones: int) -> None:
         # Reconnecting as the pages do (static/live.js: socket.io's 1 s first delay, at most 3 s,
         # half of it random), so the takeover is measured as a room would see it.
         client = socketio.Client(reconnection=True, reconnection_delay=1, reconnection_delay_max=3,
-                                 randomization_factor=0.5)
+                                 randomization_factor=0.5, **stp.client_options())  # compression offered
         seen[name] = []
         client.on("view", lambda *_: seen[name].append(time.time()), namespace=namespace)
         client.connect(url, namespaces=[namespace], auth=auth, transports=["websocket"], wait_timeout=20)

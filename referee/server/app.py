@@ -181,13 +181,9 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     replays = Replays(service, publish)  # the console's 다시 보기 on the projector
     sio.start_background_task(replays.run, sio.sleep)
     if replication is not None:
-        told: list[tuple[Any, ...]] = [()]
-
         def watch_pair() -> None:
             # The pair changed (the standby came or went, another Redis leads): every console hears it.
-            replication.check()
-            if replication.facts() != told[0]:
-                told[0] = replication.facts()
+            if replication.check():
                 for show in shows.ids():
                     service.changed(show)
 

@@ -48,6 +48,7 @@ class Replication(Alone):
         self.lag: float | None = None
         self.primary: str | None = None
         self.missing_since: float | None = clock()
+        self._told: tuple[Any, ...] = ()  # the facts the consoles were last told
 
     # -- the writes -------------------------------------------------------------------------------
 
@@ -70,9 +71,10 @@ class Replication(Alone):
 
     # -- the watch ------------------------------------------------------------------------------
 
-    def check(self) -> None:
+    def check(self) -> bool:
         """Read the primary's replication (INFO): which machine leads, how many replicas are
-        online and how far behind."""
+        online and how far behind. Whether what the consoles say of the pair (`facts`) changed since
+        they were last told (a write's WAIT may have found the standby gone in between)."""
         info = self.client.info("replication")
         online = [v for k, v in info.items() if k.startswith("slave") and isinstance(v, dict)
                   and v.get("state") == "online"]
@@ -81,6 +83,8 @@ class Replication(Alone):
         self.primary = self._primary()
         ok = info.get("role") == "master" and self.replicas >= self.wanted and (self.lag or 0) <= MAX_LAG
         self._set(ok, f"{self.replicas} replicas online, lag {self.lag}")
+        told, self._told = self._told, self.facts()
+        return self._told != told
 
     def _primary(self) -> str | None:
         pool = self.client.connection_pool
