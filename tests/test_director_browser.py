@@ -40,8 +40,8 @@ def test_the_projector_follows_the_evening_and_the_monitor_shows_it(server, brow
     ev = Evening(server, "tricky_survival", SURVIVAL, seed=6)
     room = screens(server, browser, ev.show, only=("room",))["room"]
     console = console_page(server, browser, ev.show, {"width": 1366, "height": 768})
-    program_frame = console.frame(url=lambda url: "monitor=program" in url)
-    assert program_frame is not None
+    console.wait_for_selector("iframe.monitor-frame[src*='monitor=program']", state="attached")
+    program_frame = wait_until(lambda: console.frame(url=lambda url: "monitor=program" in url), what="the monitor's frame")
     seen: list[str] = []
 
     def on(step: str, key: str, table: str) -> None:
