@@ -240,11 +240,16 @@ class Device:
             self.device = resp.cookies[DEVICE_COOKIE].value
 
     async def connect(self) -> None:
-        import socketio
+        if os.environ.get("BENCH_LIGHT") == "1":  # --light: the protocols spoken directly (bench/light_socket.py)
+            from light_socket import LightSocket
 
-        # Plain stdlib json: engineio's default decoder calls a Python hook for every integer.
-        self.sio = socketio.AsyncClient(reconnection=False, handle_sigint=False, http_session=self.session, json=json,
-                                        **stp.client_options())
+            self.sio = LightSocket(self.session, compress=bool(stp.client_options()))
+        else:
+            import socketio
+
+            # Plain stdlib json: engineio's default decoder calls a Python hook for every integer.
+            self.sio = socketio.AsyncClient(reconnection=False, handle_sigint=False, http_session=self.session,
+                                            json=json, **stp.client_options())
         self.sio.on("crowd", self.on_crowd, namespace="/crowd")
         await asyncio.wait_for(self.sio.connect(self.url + "?lane=public", namespaces=["/crowd"],
                                                 auth={"show": self.show}, transports=["websocket"],
@@ -848,6 +853,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--keep", action="store_true", help="keep the work directory (logs)")
     # worker mode (internal)
     stp.add_plain_argument(p)
+    p.add_argument("--light", action="store_true",
+                   help="devices that speak Engine.IO and Socket.IO directly (bench/light_socket.py), far cheaper "
+                        "per device than python-socketio's client")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--url", help=argparse.SUPPRESS)
     p.add_argument("--show", help=argparse.SUPPRESS)
@@ -855,6 +863,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--count", type=int, default=0, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     stp.apply_plain(args)
+    if args.light:
+        os.environ["BENCH_LIGHT"] = "1"  # the workers inherit it
     if args.worker:
         return asyncio.run(worker_main(args))
     if not (1 <= args.devices <= 60_000 and 1 <= args.audience_processes <= 8 and 2 <= args.options <= 9

@@ -227,8 +227,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--servers", type=int, default=2, help="referee serve processes sharing the one Redis (1..8)")
     p.add_argument("--nginx", action="store_true", help="the audience connects through nginx, as in deploy/")
     stp.add_measurement_arguments(p)
+    stp.add_plain_argument(p)
     args = p.parse_args(argv)
     stp.check_measurement_arguments(p, args)
+    stp.apply_plain(args)
     if not 1 <= args.servers <= len(stp.SERVER_NAMES) or not args.servers <= args.clients <= 20_000:
         p.error("servers must be 1..8 and clients servers..20000")
     return asyncio.run(orchestrate(args))

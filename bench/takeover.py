@@ -12,18 +12,22 @@ Mid-show every process of the main machine is killed at once (`--cut`: its cable
 instead). Printed per run, in words and as JSON: `takeover_s` (the kill to the first move the
 standby acknowledges), `acked_lost` (acknowledged moves not in the log), `applied_twice` (moves
 in the log more often than acknowledged), `clients` and `clients_back` (the phones and
-projectors that had their screen again on the same address, without a rescan), and whether the
-old main rejoined as the standby.
+projectors that had their screen again on the same address, without a rescan; `back_s`: when,
+for each), and whether the old main rejoined as the standby. The phones and the room's
+projector ask every few seconds as their pages do (static/live.js, PROBED); the audience's
+display does not, and notices a pulled cable at Socket.IO's heartbeat.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import secrets
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -32,6 +36,7 @@ import time
 import uuid
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the referee package of this checkout
@@ -230,26 +235,49 @@ def hall(folder: Path, phones: int) -> None:
         api("add_player", show=show, name=name)
     table = api("create_table", show=show, game="counter", players=names)["table"]
     api("start", show=show, table=table)
-    links = requests.get(f"{url}/api/shows/{show}", headers=head, timeout=30).json()["snapshot"]["links"]
+    snapshot = requests.get(f"{url}/api/shows/{show}", headers=head, timeout=30).json()["snapshot"]
+    links = snapshot["links"]
+    stage = parse_qs(urlsplit(snapshot["projector"]).query)["stage"][0]  # the console's projector link
     seen: dict[str, list[float]] = {}  # client -> when it had its screen (a view)
+    joined: dict[str, list[float]] = {}  # client -> when its namespace (re)connected
     clients: list[socketio.Client] = []
+    stop = threading.Event()
 
-    def connect(name: str, namespace: str, auth: dict[str, Any]) -> socketio.Client:
+    def probe(client: socketio.Client, namespace: str) -> None:
+        """As the page's probe (static/live.js, PROBED): a question every 3 s; one unanswered
+        for 5 s closes the connection (here its socket, as the browser's engine.close() does),
+        and socket.io reconnects."""
+        while not stop.wait(3):
+            if namespace not in client.namespaces:
+                continue
+            answered = threading.Event()
+            try:
+                client.emit("probe", None, namespace=namespace, callback=lambda *_, told=answered: told.set())
+            except Exception:
+                continue
+            if not answered.wait(5) and namespace in client.namespaces:
+                with contextlib.suppress(Exception):
+                    client.eio.ws.sock.shutdown(socket.SHUT_RDWR)
+
+    def connect(name: str, namespace: str, lane: str, auth: dict[str, Any]) -> socketio.Client:
         # Reconnecting as the pages do (static/live.js: socket.io's 1 s first delay, at most 3 s,
         # half of it random), so the takeover is measured as a room would see it.
         client = socketio.Client(reconnection=True, reconnection_delay=1, reconnection_delay_max=3,
                                  randomization_factor=0.5, **stp.client_options())  # compression offered
-        seen[name] = []
+        seen[name], joined[name] = [], []
         client.on("view", lambda *_: seen[name].append(time.time()), namespace=namespace)
-        client.connect(url, namespaces=[namespace], auth=auth, transports=["websocket"], wait_timeout=20)
+        client.on("connect", lambda *_: joined[name].append(time.time()), namespace=namespace)
+        client.connect(f"{url}?lane={lane}", namespaces=[namespace], auth=auth, transports=["websocket"],
+                       wait_timeout=20)
         clients.append(client)
+        if lane != "public":
+            threading.Thread(target=probe, args=(client, namespace), daemon=True).start()
         return client
 
-    seats = [connect(f"phone-{i}", "/seat", {"token": link["token"]}) for i, link in enumerate(links)]
-    for k in range(2):
-        connect(f"projector-{k}", "/public", {"show": show})
+    seats = [connect(f"phone-{i}", "/seat", "seat", {"token": link["token"]}) for i, link in enumerate(links)]
+    connect("projector-stage", "/public", "stage", {"show": show, "stage": stage})  # the room's, from the console
+    connect("projector-audience", "/public", "public", {"show": show})  # an audience's display
     acked: list[list[tuple[str, float, float]]] = [[] for _ in seats]  # (sid, sent, answered)
-    stop = threading.Event()
 
     def submit(client: socketio.Client, data: dict[str, Any]) -> dict[str, Any] | None:
         """As the page's Live.send: the answer, or None at once when the connection drops
@@ -291,13 +319,16 @@ def hall(folder: Path, phones: int) -> None:
         t.start()
     (folder / "ready").write_text("1")
     while not (folder / "stop").exists():
+        gone = folder / "gone"  # the main went at this time: how many clients have their screen since
+        if gone.exists():
+            (folder / "back").write_text(str(len(back_after(float(gone.read_text()), seen, joined))))
         time.sleep(0.1)
     stop.set()
     for t in threads:
         t.join(timeout=30)
     view = requests.get(f"{url}/api/shows/{show}", headers=head, timeout=30).json()["snapshot"]
     counts = next(t["view"]["state"]["counts"] for t in view["tables"] if t["view"]["table"] == table)
-    out = {"acked": [[list(a) for a in mine] for mine in acked], "counts": counts, "seen": seen,
+    out = {"acked": [[list(a) for a in mine] for mine in acked], "counts": counts, "seen": seen, "joined": joined,
            "backup": view.get("backup")}
     (folder / "hall.json").write_text(json.dumps(out))
     for client in clients:
@@ -328,11 +359,17 @@ def run_once(phones: int = 12, cut: bool = False, after: float = 5.0, keep: bool
             venue.cut("main")
         else:
             venue.kill("main")
+        (folder / "gone").write_text(repr(gone))
         time.sleep(after)
         moved = venue.holds_room("standby")
         while not venue.holds_room("standby") and time.time() - gone < 30:
             time.sleep(0.2)
         time.sleep(after)  # the show goes on on the standby
+        # Every client back on its screen, or a minute: an audience's display notices a dead
+        # connection at Socket.IO's heartbeat only (up to 45 s; it sends no probe).
+        back = folder / "back"
+        while time.time() - gone < 60 and not (back.exists() and int(back.read_text() or 0) >= phones + 2):
+            time.sleep(0.2)
         (folder / "stop").write_text("1")
         runner.wait(timeout=90)
         hall_said = json.loads((folder / "hall.json").read_text())
@@ -355,22 +392,43 @@ def run_once(phones: int = 12, cut: bool = False, after: float = 5.0, keep: bool
             shutil.rmtree(work, ignore_errors=True)
 
 
+def back_after(gone: float, seen: dict[str, list[float]], joined: dict[str, list[float]]) -> dict[str, float]:
+    """Per client back on its screen since the main went: seconds from then to its first view
+    on a connection made after it (a view still in flight from the old main is not back)."""
+    back = {}
+    for name, views in seen.items():
+        again = [t for t in joined.get(name, []) if t > gone]
+        shown = [t for t in views if again and t >= again[0]]
+        if shown:
+            back[name] = round(shown[0] - gone, 2)
+    return back
+
+
 def figures(said: dict[str, Any], gone: float, rejoined: bool, moved: bool) -> dict[str, Any]:
     acked = said["acked"]
     counts = said["counts"]
     after = [ans for mine in acked for _, sent, ans in mine if sent > gone]
     lost = sum(max(0, len(mine) - n) for mine, n in zip(acked, counts, strict=True))
     twice = sum(max(0, n - len(mine)) for mine, n in zip(acked, counts, strict=True))
-    back = sum(1 for times in said["seen"].values() if any(t > gone for t in times))
+    back_s = back_after(gone, said["seen"], said["joined"])
     return {"takeover_s": round(min(after) - gone, 2) if after else None, "acked": sum(map(len, acked)),
-            "acked_lost": lost, "applied_twice": twice, "clients": len(said["seen"]), "clients_back": back,
+            "acked_lost": lost, "applied_twice": twice, "clients": len(said["seen"]), "clients_back": len(back_s),
+            "back_s": back_s,
             "address_moved": moved, "old_main_rejoined": rejoined, "backup_after": said.get("backup")}
+
+
+def backs(back_s: dict[str, float]) -> str:
+    """When each kind of client had its screen again: the phones' slowest, each projector."""
+    phones = [t for name, t in back_s.items() if name.startswith("phone-")]
+    said = [f"phones within {max(phones)} s"] if phones else []
+    return ", ".join(said + [f"{name} {t} s" for name, t in back_s.items() if name.startswith("projector-")])
 
 
 def words(n: int, f: dict[str, Any]) -> str:
     return (f"run {n}: the standby acknowledged a move {f['takeover_s']} s after the main went; "
             f"{f['acked']} moves acknowledged, {f['acked_lost']} lost, {f['applied_twice']} applied twice; "
-            f"{f['clients_back']} of {f['clients']} clients back on their screen at the same address; "
+            f"{f['clients_back']} of {f['clients']} clients back on their screen at the same address "
+            f"({backs(f['back_s'])}); "
             f"the address moved: {f['address_moved']}; the old main rejoined as the standby: {f['old_main_rejoined']}")
 
 

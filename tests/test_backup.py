@@ -98,6 +98,21 @@ def backup(server: LiveServer, show: str) -> dict[str, Any]:
     return server.snapshot(show)["backup"]
 
 
+def on_the_pair(pair: Pair, tmp_path: Path, env: dict[str, str] | None = None) -> LiveServer:
+    """A referee server that finds the primary through the pair's sentinels."""
+    (tmp_path / "server").mkdir()
+    return LiveServer(tmp_path / "server", env={"REDIS_URL": pair.url, "REFEREE_SECRET_KEY": uuid.uuid4().hex,
+                                                **(env or {})}).start()
+
+
+def new_show(server: LiveServer, name: str, players: list[str]) -> str:
+    show = "b" + uuid.uuid4().hex[:8]
+    server.ok("create_show", show=show, name=name)
+    for player in players:
+        server.ok("add_player", show=show, name=player)
+    return show
+
+
 def test_the_url_through_sentinel_reaches_the_primary_and_writes_wait_for_the_replica(pair):
     client = redis_client(pair.url, decode_responses=True)
     key = "probe:" + uuid.uuid4().hex
@@ -111,16 +126,10 @@ def test_the_url_through_sentinel_reaches_the_primary_and_writes_wait_for_the_re
 def test_a_killed_primary_loses_no_acknowledged_move_and_the_console_says_so(pair, tmp_path, browser):
     from .test_console import console_page
 
-    server = LiveServer(tmp_path / "server", env={"REDIS_URL": pair.url, "REFEREE_SECRET_KEY": uuid.uuid4().hex,
-                                                  "REFEREE_EXTRA_GAMES": "tests.counter_game"})
-    (tmp_path / "server").mkdir()
-    server.start()
+    server = on_the_pair(pair, tmp_path, {"REFEREE_EXTRA_GAMES": "tests.counter_game"})
     phones: list[Client] = []
     try:
-        show = "b" + uuid.uuid4().hex[:8]
-        server.ok("create_show", show=show, name="백업 쇼")
-        for name in PLAYERS:
-            server.ok("add_player", show=show, name=name)
+        show = new_show(server, "백업 쇼", PLAYERS)
         table = server.ok("create_table", show=show, game="counter", players=PLAYERS)["table"]
         server.ok("start", show=show, table=table)
         wait_until(lambda: backup(server, show)["ready"], timeout=20, what="백업 준비됨")
@@ -184,4 +193,55 @@ def test_a_killed_primary_loses_no_acknowledged_move_and_the_console_says_so(pai
     finally:
         for phone in phones:
             phone.close()
+        server.stop()
+
+
+def test_a_held_reveal_and_a_replay_go_on_across_a_takeover(pair, tmp_path):
+    """Tricky Coin with the reveal hold on: round 1's boxes are opened and held. The primary's
+    Redis is killed; on the new primary the hold is still there (a projector connecting now, as
+    one that comes back does, shows no box), the dealer's release shows the boxes, and a replay
+    of the table plays its frames step by step and stops back to the live table."""
+    server = on_the_pair(pair, tmp_path)
+    screens: list[Client] = []
+    try:
+        show = new_show(server, "보류 쇼", ["가", "나"])
+        server.ok("settings", show=show, name="reveal_hold", value="on")
+        table = server.ok("create_table", show=show, game="tricky_coin", players=["가", "나"])["table"]
+        server.ok("start", show=show, table=table)
+        server.ok("set_current", show=show, table=table)
+        for seat, move in ((0, {"type": "put_coin", "coin": 5}), (1, {"type": "put_coin", "coin": 10}),
+                           (0, {"type": "choose_token", "token": "STOP"}),
+                           (1, {"type": "choose_token", "token": "STOP"})):
+            server.ok("move", show=show, table=table, seat=seat, move=move, sid=uuid.uuid4().hex)
+        held = next(t for t in server.snapshot(show)["tables"] if t["view"]["table"] == table)["held"]
+        assert held is not None
+        wait_until(lambda: backup(server, show)["ready"], timeout=20, what="백업 준비됨")
+        old = pair.primary_port()
+        (pair.main if old == pair.main.port else pair.standby).kill()
+        wait_until(lambda: pair.primary_port() != old, timeout=30, what="a new primary")
+
+        def answered(command: str, **payload: Any) -> dict[str, Any]:
+            return wait_until(lambda: (out := server.api(command, **payload))["ok"] and out, timeout=30,
+                              what=f"{command} on the new primary")
+
+        # A projector coming back now gets the held view: no box opened.
+        first = Client(server.url, "/public", {"show": show})
+        screens.append(first)
+        view = first.wait_for(lambda e, p: e == "view" and p["table"]["table"] == table)
+        assert view["table"]["state"]["opened"] == []
+        answered("release", show=show, table=table)
+        first.wait_for(lambda e, p: e == "view" and p.get("table", {}).get("state", {}).get("opened"))
+        replay = answered("replay", show=show, action="start", table=table)["replay"]
+        assert replay["count"] > 1
+        answered("replay", show=show, action="pause")
+        frames = [first.wait_for(lambda e, p: e == "view" and p.get("replay"))["replay"]["index"]]
+        answered("replay", show=show, action="step")
+        frames.append(first.wait_for(lambda e, p: e == "view" and p.get("replay")
+                                     and p["replay"]["index"] > frames[0])["replay"]["index"])
+        answered("replay", show=show, action="stop")
+        live = first.wait_for(lambda e, p: e == "view" and not p.get("replay"))
+        assert live["table"]["state"]["opened"]
+    finally:
+        for screen in screens:
+            screen.close()
         server.stop()

@@ -5,6 +5,7 @@ python-engineio sockets; the live servers of the other tests send every view thr
 
 from __future__ import annotations
 
+import socket
 import tempfile
 import time
 import uuid
@@ -207,3 +208,81 @@ def test_screens_on_websocket_and_on_long_polling_get_every_view_in_order(tmp_pa
         for screen in screens:
             screen.close()
         live.stop()
+
+
+def frames(data: bytes) -> list[str]:
+    """The text of each unmasked, unfragmented server frame in `data` (RFC 6455 section 5.2)."""
+    out = []
+    at = 0
+    while at < len(data):
+        assert data[at] == 0x81, data[at:at + 4]  # FIN, text
+        length = data[at + 1] & 0x7F
+        at += 2
+        if length == 126:
+            length = int.from_bytes(data[at:at + 2], "big")
+            at += 2
+        out.append(data[at:at + length].decode())
+        at += length
+    assert at == len(data)
+    return out
+
+
+def test_packets_go_straight_to_an_idle_websocket_and_a_full_one_keeps_the_order():
+    """A websocket (eventlet's, with the project's frame packing) on a real socket pair with small
+    buffers and an engineio-like writer: packets put while the writer waits go to the kernel
+    without waking it; once the peer stops reading and the buffer fills, a frame's rest and every
+    later packet queue for the writer, which blocks as before; when the peer reads again, every
+    packet arrives once, whole and in order."""
+    from eventlet.greenio import GreenSocket
+
+    from referee.server.deflate import SharedDeflateWebSocket
+
+    near, far = socket.socketpair()
+    near.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    far.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    ws = SharedDeflateWebSocket(GreenSocket(near), {}, version=13)
+    engine = type("Engine", (), {"upgraded": True, "upgrading": False})()
+    wakeups = outbox.Wakeups()
+    box = outbox.Outbox(wakeups)
+    box.wire = outbox.Wire(ws, engine)
+    sent: list = []
+    woken = []
+
+    def writer_loop() -> None:  # engineio's websocket writer: ws.send(pkt.encode()) of each item
+        while True:
+            item = box.get(timeout=45)
+            woken.append(item)
+            box.task_done()
+            if item is None:
+                return
+            ws.send(item.encode())
+
+    thread = eventlet.spawn(writer_loop)
+    settle()
+    messages = [packet.Packet(packet.MESSAGE, data=f"{n:05d}" + "x" * 300) for n in range(400)]
+    for n, pkt in enumerate(messages[:5]):
+        box.put(pkt)
+        sent.append(pkt.encode())
+        if n == 0:
+            assert not box.items and woken == []  # straight to the kernel, the writer still waits
+    settle()
+    assert woken == [] and box.readers
+    for pkt in messages[5:]:  # the peer reads nothing: the buffers fill, the rest queues
+        box.put(pkt)
+        sent.append(pkt.encode())
+    assert box.items and any(isinstance(item, outbox.Rest) for item in box.items)
+    received = bytearray()
+    expected = sum(len(text) + (4 if len(text) > 125 else 2) for text in sent)  # frame headers
+
+    def peer() -> None:
+        green = GreenSocket(far)
+        while len(received) < expected:
+            received.extend(green.recv(65536))
+
+    reading = eventlet.spawn(peer)
+    reading.wait()
+    box.put(None)
+    thread.wait()
+    assert frames(bytes(received)) == sent
+    near.close()
+    far.close()

@@ -276,15 +276,18 @@ def test_the_projectors_view_is_written_before_the_phones_views_are_built(servic
     assert built == [0, 1]
 
 
-def test_a_big_rooms_packet_goes_out_a_slice_at_a_time_with_the_loop_let_through_between():
-    """SlicedRooms: every socket of a big room gets the packet once, the event loop runs between
-    slices (the first few sockets' writers send while the rest are queued), and a socket gone
-    during a pause is skipped without error. A small room, or one socket, goes in one step."""
+@pytest.mark.parametrize("budget", [0.0, 3600.0])
+def test_a_big_rooms_packet_goes_out_a_slice_at_a_time_with_the_loop_let_through_between(budget):
+    """SlicedRooms: every socket of a big room gets the packet once, the event loop runs after
+    the first slice and then whenever the fan-out has run its budget (none: after every slice; a
+    long one: after the first only), and a socket gone during a pause is skipped without error.
+    A small room, or one socket, goes in one step."""
     import socketio
 
     from referee.server.web import SlicedRooms
 
     manager = SlicedRooms()
+    manager.BUDGET = budget
     server = socketio.Server(async_mode="threading", client_manager=manager)
     timeline: list[tuple[str, str]] = []
     server._send_eio_packet = lambda eio_sid, pkt: timeline.append(("sent", eio_sid))
@@ -304,7 +307,7 @@ def test_a_big_rooms_packet_goes_out_a_slice_at_a_time_with_the_loop_let_through
     server.emit("view", {"v": 1}, to="big", namespace="/public")
     marks = [i for i, (what, _) in enumerate(timeline) if what == "pause"]
     first, size = SlicedRooms.FIRST, SlicedRooms.SLICE  # a small first slice, then whole ones
-    assert marks == [first, first + 1 + size, first + 2 + 2 * size], marks
+    assert marks == ([first, first + 1 + size, first + 2 + 2 * size] if budget == 0 else [first]), marks
     sent = [eio for what, eio in timeline if what == "sent"]
     assert sorted(sent) == sorted(f"eio-{i}" for i in range(len(sids)) if f"eio-{i}" != gone)
     assert len(set(sent)) == len(sent)
@@ -313,6 +316,57 @@ def test_a_big_rooms_packet_goes_out_a_slice_at_a_time_with_the_loop_let_through
     server.emit("view", {"v": 2}, to="small", namespace="/public")
     server.emit("view", {"v": 3}, to=sids[0], namespace="/public")
     assert [what for what, _ in timeline] == ["sent"] * (SlicedRooms.SLICE + 1)
+
+
+def test_the_manager_knows_each_sockets_rooms_as_python_socketios_own_search_finds_them():
+    """SlicedRooms keeps each socket's rooms (a disconnect no longer searches every room of the
+    namespace): after a random run of connects, joins, leaves, closed rooms and disconnects, its
+    rooms, each socket's rooms and its pending lists are python-socketio's own manager's."""
+    import random
+
+    import socketio
+
+    from referee.server.web import SlicedRooms
+
+    ours, theirs = SlicedRooms(), socketio.Manager()
+    for manager in (ours, theirs):
+        socketio.Server(async_mode="threading", client_manager=manager)
+    rnd = random.Random(7)
+    live: list[tuple[str, str]] = []  # (namespace, eio sid); both managers make the same sids
+    for step in range(3000):
+        roll = rnd.random()
+        if roll < 0.3 or not live:
+            namespace, eio = rnd.choice(["/public", "/crowd"]), f"eio-{step}"
+            ours.server.eio.generate_id = theirs.server.eio.generate_id = lambda step=step: f"sid-{step}"
+            assert ours.connect(eio, namespace) == theirs.connect(eio, namespace)
+            live.append((namespace, f"sid-{step}"))
+        elif roll < 0.6:
+            namespace, sid = rnd.choice(live)
+            room = f"room-{rnd.randrange(5)}"
+            for manager in (ours, theirs):
+                manager.enter_room(sid, namespace, room)
+        elif roll < 0.75:
+            namespace, sid = rnd.choice(live)
+            room = f"room-{rnd.randrange(5)}"
+            for manager in (ours, theirs):
+                manager.leave_room(sid, namespace, room)
+        elif roll < 0.78:
+            namespace, room = rnd.choice(["/public", "/crowd"]), f"room-{rnd.randrange(5)}"
+            for manager in (ours, theirs):
+                manager.close_room(room, namespace)
+        else:
+            namespace, sid = live.pop(rnd.randrange(len(live)))
+            for manager in (ours, theirs):
+                manager.disconnect(sid, namespace)
+        if step % 100 == 0:
+            for namespace, sid in live:
+                assert sorted(map(str, ours.get_rooms(sid, namespace))) == \
+                    sorted(map(str, theirs.get_rooms(sid, namespace)))
+    shape = lambda m: {ns: {room: dict(members) for room, members in rooms.items()}  # noqa: E731
+                       for ns, rooms in m.rooms.items()}
+    assert shape(ours) == shape(theirs)
+    assert ours.pending_connect == theirs.pending_connect and ours.pending_disconnect == theirs.pending_disconnect
+    assert set(ours.memberships) == set(live)
 
 
 def test_a_room_of_a_hundred_and_fifty_screens_gets_every_view_once(pair):

@@ -27,7 +27,7 @@ from .collector import QuietCollector
 from .crowd import Crowd, CrowdDesk
 from .edge import api, dealer, public, seat, site
 from .edge import crowd as crowd_side
-from .edge.wiring import Wiring, csrf_token
+from .edge.wiring import Wiring, answer_probes, csrf_token
 from .limits import Limits, RateLimiter
 from .replaying import Replays
 from .service import Service
@@ -208,4 +208,5 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     # One module per side (edge/__init__.py), each with its pages and its namespace.
     for side in (site, public, crowd_side, seat, dealer, api):
         side.register(w)
+    answer_probes(sio)
     return app, sio

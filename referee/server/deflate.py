@@ -30,8 +30,10 @@ from collections import OrderedDict
 from typing import Any
 
 from engineio.async_drivers.eventlet import WebSocketWSGI
+from eventlet.greenio import GreenSocket
 from eventlet.websocket import RFC6455WebSocket
 
+from .outbox import Frame, Outbox, Wire
 from .web import lane
 
 SYNC_TAIL = b"\x00\x00\xff\xff"
@@ -78,9 +80,16 @@ class _Once:
 
 
 class SharedDeflateWebSocket(RFC6455WebSocket):
-    """eventlet's websocket whose outgoing frames come deflated once per message (above)."""
+    """eventlet's websocket whose outgoing frames come deflated once per message (above), and
+    that sends a frame packed already (the rest of a direct write, outbox.Wire) as it is."""
 
     cache: DeflateOnce  # set per server by install
+
+    def send(self, message: Any, **kw: Any) -> None:
+        if type(message) is Frame:
+            self._send(message)
+        else:
+            super().send(message, **kw)
 
     def _get_permessage_deflate_enc(self) -> Any:
         options = self.extensions.get("permessage-deflate")
@@ -112,6 +121,10 @@ def install(eio: Any) -> DeflateOnce:
             self.plain = lane(environ.get("QUERY_STRING", "")) not in COMPRESSED
             ws = super()._handle_hybi_request(environ)
             ws.__class__ = socket_class  # the same socket, its frames packed as above
+            engine = getattr(self.handler, "__self__", None)  # engineio's socket (its _websocket_handler)
+            box = getattr(engine, "queue", None)
+            if isinstance(box, Outbox) and type(ws.socket) is GreenSocket:  # not TLS: a plain socket's send
+                box.wire = Wire(ws, engine)
             return ws
 
     eio._async = {**eio._async, "websocket": Handler}

@@ -18,6 +18,12 @@ An Outbox is the queue engineio asks for (``put``, ``get`` with ``block`` and ``
 Packets leave in the order they were put, each to one reader, as from eventlet's Queue.
 ``install`` makes every socket of an engineio server get one (``create_queue`` is the server's
 documented way to make its queues).
+
+A socket on a websocket goes one step further (``Wire``, issue 38): a packet put while its
+writer waits idle, with nothing queued before it, is framed and handed to the kernel by whoever
+put it (the fan-out), with no switch to the writer and back. A frame the kernel takes only in
+part (a full send buffer: a phone out of reach) leaves its rest queued first, for the writer,
+which then blocks as it always did; everything after it queues behind it.
 """
 
 from __future__ import annotations
@@ -81,6 +87,51 @@ class Wakeups:
             hubs.get_hub().schedule_call_global(self.SWEEP, self.sweep)
 
 
+class Frame(bytes):
+    """A websocket frame already packed; the websocket sends it as it is (deflate.py)."""
+
+
+class Rest:
+    """The rest of a frame a direct write could not finish, queued for the writer, which sends
+    ``encode()`` of every item it takes (engineio's websocket writer)."""
+
+    __slots__ = ("frame",)
+
+    def __init__(self, frame: bytes) -> None:
+        self.frame = Frame(frame)
+
+    def encode(self) -> Frame:
+        return self.frame
+
+
+class Wire:
+    """A socket's websocket, for writing a packet to it directly (the module)."""
+
+    __slots__ = ("engine", "fd", "ws")
+
+    def __init__(self, ws: Any, engine: Any) -> None:
+        self.ws = ws
+        self.engine = engine  # engineio's socket: its transport is this websocket once upgraded
+        self.fd = ws.socket.fd  # the plain (non-blocking) socket under eventlet's green one
+
+    def write(self, item: Any) -> bytes | None:
+        """Hand ``item`` to the kernel now: None when it all went, else what is left of its
+        frame (all of it when nothing could go). Raises LookupError when this is no moment for
+        a direct write (an upgrade, a frame being sent, a closed websocket, a broken socket): the
+        item then queues for the writer, which meets whatever is wrong as it always did."""
+        ws, engine = self.ws, self.engine
+        if not engine.upgraded or engine.upgrading or ws.websocket_closed or ws._sendlock.locked():
+            raise LookupError
+        frame = ws._pack_message(item.encode())
+        try:
+            sent = self.fd.send(frame)
+        except BlockingIOError:
+            sent = 0
+        except OSError:
+            raise LookupError from None
+        return None if sent == len(frame) else frame[sent:]
+
+
 class Outbox:
     """One socket's queue of outgoing packets (see the module)."""
 
@@ -91,9 +142,23 @@ class Outbox:
         self.due = False
         self.unfinished = 0
         self.finished: Event | None = None
+        self.wire: Wire | None = None  # set once the socket has a websocket (deflate.install)
+        self.waits = 0.0  # how long the waiting reader waits for a packet (its get's timeout)
 
     def put(self, item: Any, block: bool = True, timeout: float | None = None) -> None:
         """Never blocks (the queue has no bound, as engineio's)."""
+        if self.wire is not None and self.readers and not self.items and item is not None:
+            try:
+                rest = self.wire.write(item)
+            except LookupError:
+                pass
+            else:
+                reader = self.readers[0]
+                if reader in self.wakeups.deadlines:  # the writer's wait counts from the newest packet
+                    self.wakeups.deadlines[reader] = time.monotonic() + self.waits
+                if rest is None:
+                    return
+                item = Rest(rest)
         self.items.append(item)
         self.unfinished += 1
         if self.readers and not self.due:
@@ -116,6 +181,7 @@ class Outbox:
                 raise Empty
             reader = getcurrent()
             deadline = None if timeout is None else time.monotonic() + timeout
+            self.waits = timeout or 0.0
             self.readers.append(reader)
             try:
                 while not self.items:

@@ -420,12 +420,56 @@ class SlicedRooms(socketio.Manager):
     where the clients then work through the room from that moment (docs/performance.md, "Goal 1,
     eighth pass").
 
+    After the first slice the loop is let through once a slice finds the fan-out has run BUDGET
+    seconds since the last time: a yield after every slice made a room of 3,300 hall phones wait
+    for 53 turns of a loop busy with the predictions the question itself caused (the last phone
+    had the question 10 s after it opened, docs/performance.md, Goal 8); now a turn comes every
+    few hundred sockets, and a phone's move waits at most about BUDGET behind a fan-out.
+
     Between slices other tasks run, as they already do between a fan-out's Redis trips: a view
     of another fan-out may reach a socket first, and clients keep the newest version (DESIGN.md,
-    "Every payload carries a version")."""
+    "Every payload carries a version").
+
+    It also knows each socket's rooms: python-socketio's manager finds the rooms of a socket
+    that leaves by looking through every room of the namespace, and every socket has a room of
+    its own, so each disconnect cost as much as the hall was big (a tenth of an audience
+    process's CPU in a burst with 5% of 3,300 phones reconnecting; docs/performance.md, Goal 8).
+    """
 
     SLICE = 64
     FIRST = 8
+    BUDGET = 0.005  # seconds of one fan-out between two turns of the loop
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.memberships: dict[tuple[str, str], set[Any]] = {}  # (namespace, sid) -> its rooms
+
+    def basic_enter_room(self, sid: str, namespace: str, room: Any, eio_sid: Any = None) -> None:
+        super().basic_enter_room(sid, namespace, room, eio_sid=eio_sid)
+        self.memberships.setdefault((namespace, sid), set()).add(room)
+
+    def basic_leave_room(self, sid: str, namespace: str, room: Any) -> None:
+        super().basic_leave_room(sid, namespace, room)
+        mine = self.memberships.get((namespace, sid))
+        if mine is not None:
+            mine.discard(room)
+            if not mine:
+                del self.memberships[(namespace, sid)]
+
+    def get_rooms(self, sid: str, namespace: str) -> list[Any]:
+        return [room for room in self.memberships.get((namespace, sid), ()) if room is not None]
+
+    def basic_disconnect(self, sid: str, namespace: str, **kwargs: Any) -> None:
+        """python-socketio's, with the socket's rooms from `memberships` instead of a search."""
+        for room in list(self.memberships.get((namespace, sid), ())):
+            self.basic_leave_room(sid, namespace, room)
+        self.callbacks.pop(sid, None)
+        for pending in (self.pending_connect, self.pending_disconnect):
+            waiting = pending.get(namespace)
+            if waiting is not None and sid in waiting:
+                waiting.remove(sid)
+                if not waiting:
+                    del pending[namespace]
 
     def emit(self, event: str, data: Any, namespace: str, room: Any = None, skip_sid: Any = None,
              callback: Any = None, to: Any = None, **kwargs: Any) -> None:
@@ -434,9 +478,11 @@ class SlicedRooms(socketio.Manager):
             sids = [sid for sid, _ in self.get_participants(namespace, room)]
             if len(sids) > self.SLICE:
                 bounds = [0, self.FIRST, *range(self.FIRST + self.SLICE, len(sids), self.SLICE), len(sids)]
+                turn = time.monotonic()
                 for i, (start, end) in enumerate(itertools.pairwise(bounds)):
-                    if i:
+                    if i == 1 or (i and time.monotonic() - turn >= self.BUDGET):
                         self.server.sleep(0)
+                        turn = time.monotonic()
                     super().emit(event, data, namespace, room=sids[start:end], skip_sid=skip_sid, **kwargs)
                 return
         super().emit(event, data, namespace, room=room, skip_sid=skip_sid, callback=callback,

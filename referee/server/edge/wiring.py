@@ -153,3 +153,11 @@ class Wiring:
                 self.admission.leave(request.environ)
 
         return run
+
+
+def answer_probes(sio: SocketIO) -> None:
+    """The connection check of the phones', the console's and the room's projector's pages
+    (static/live.js, PROBED): an answer at once, so a socket whose machine is gone (a pulled
+    cable) is noticed in seconds, not at Socket.IO's heartbeat."""
+    for namespace in ("/seat", "/dealer", "/public"):
+        sio.on_event("probe", lambda *_: {"ok": True}, namespace=namespace)

@@ -12,18 +12,33 @@
 
   function serverNow() { return Date.now() / 1000 + offset; }
 
+  // A pulled cable (the main machine gone, docs/backup.md) leaves a socket sending into nothing,
+  // and Socket.IO's own heartbeat notices only after up to 45 s. So the sockets of the lanes
+  // that skip the line (a player's phone, the console, the room's projector) ask every few
+  // seconds; one question unanswered for PROBE_WAIT ms closes the connection, and it reconnects
+  // to whichever machine holds the room's address now (an attempt unanswered as long is given
+  // up). The audience's screens do not ask (a hall of them would cost the server more than it
+  // is worth): they notice by the heartbeat.
+  const PROBED = new Set(["seat", "dealer", "stage"]);
+  const PROBE_EVERY = 3000;
+  const PROBE_WAIT = 5000;
+
   function connect(namespace, options) {
     const conn = document.getElementById("conn");
     const newest = {};  // key (a table) -> the newest version received for it
     let ended = false;  // the server refused or revoked this page: no "reconnecting" any more
+    const lane = options.lane || namespace.slice(1);
     const socket = io(namespace, {
       auth: options.auth || {},
       // Phones, consoles and the room's projector (options.lane "stage") skip the line of a crowd
       // of screens connecting at once (the server's web.Admission); the audience waits its turn.
       // Behind nginx the lane also picks the process (deploy/nginx/referee.conf).
-      query: { lane: options.lane || namespace.slice(1) },
+      query: { lane: lane },
       transports: ["websocket", "polling"],
       reconnectionDelayMax: 3000,
+      // An attempt to a machine that is gone hangs until this (socket.io's own is 20 s); the
+      // audience's screens may wait in the line longer (web.Admission), so they keep the default.
+      timeout: PROBED.has(lane) ? PROBE_WAIT : 20000,
     });
 
     function state(name) { if (conn && !ended) conn.dataset.state = name; }
@@ -38,6 +53,19 @@
     socket.on("time", function (payload) {
       if (payload && typeof payload.now === "number") offset = payload.now - Date.now() / 1000;
     });
+
+    if (PROBED.has(lane)) {
+      let asking = false;
+      setInterval(function () {
+        if (ended || asking || !socket.connected) return;
+        const id = socket.id;
+        asking = true;
+        socket.timeout(PROBE_WAIT).emit("probe", function (err) {
+          asking = false;
+          if (err && !ended && socket.connected && socket.id === id) socket.io.engine.close();
+        });
+      }, PROBE_EVERY);
+    }
 
     (options.events || ["view"]).forEach(function (event) {
       socket.on(event, function (payload) {
