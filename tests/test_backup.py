@@ -200,12 +200,21 @@ def test_a_held_reveal_and_a_replay_go_on_across_a_takeover(pair, tmp_path):
     """Tricky Coin with the reveal hold on: round 1's boxes are opened and held. The primary's
     Redis is killed; on the new primary the hold is still there (a projector connecting now, as
     one that comes back does, shows no box), the dealer's release shows the boxes, and a replay
-    of the table plays its frames step by step and stops back to the live table."""
+    of the table plays its frames step by step and stops back to the live table. The dealer's
+    commands (the hold, the release) are acknowledged once the replica has them too (WAIT)."""
     server = on_the_pair(pair, tmp_path)
     screens: list[Client] = []
     try:
         show = new_show(server, "보류 쇼", ["가", "나"])
+        wait_until(lambda: backup(server, show)["ready"], timeout=20, what="백업 준비됨")
+        primary = pair.main if pair.primary_port() == pair.main.port else pair.standby
+
+        def waits() -> int:
+            return int(primary.client().info("commandstats").get("cmdstat_wait", {}).get("calls", 0))
+
+        before = waits()
         server.ok("settings", show=show, name="reveal_hold", value="on")
+        assert waits() == before + 1  # the setting waited for the standby's copy
         table = server.ok("create_table", show=show, game="tricky_coin", players=["가", "나"])["table"]
         server.ok("start", show=show, table=table)
         server.ok("set_current", show=show, table=table)
@@ -215,9 +224,8 @@ def test_a_held_reveal_and_a_replay_go_on_across_a_takeover(pair, tmp_path):
             server.ok("move", show=show, table=table, seat=seat, move=move, sid=uuid.uuid4().hex)
         held = next(t for t in server.snapshot(show)["tables"] if t["view"]["table"] == table)["held"]
         assert held is not None
-        wait_until(lambda: backup(server, show)["ready"], timeout=20, what="백업 준비됨")
         old = pair.primary_port()
-        (pair.main if old == pair.main.port else pair.standby).kill()
+        primary.kill()
         wait_until(lambda: pair.primary_port() != old, timeout=30, what="a new primary")
 
         def answered(command: str, **payload: Any) -> dict[str, Any]:

@@ -69,6 +69,9 @@ class DealerSide:
         require(handler is not None, "api/unknown_command", f"알 수 없는 명령입니다: {name!r}",
                 f"Unknown command: {name!r}", command=name)
         out = handler(self, staff, payload)
+        # What the dealer is told "done" is on the standby too (docs/backup.md): a table's own
+        # entries waited for it already, the rest of a command (a setting, a release) waits here.
+        self.store.replication.settle(f"{self.prefix}settled")
         return {**out, "done": out.get("done") or DONE.get(name, {"ko": "완료", "en": "Done"})}
 
     def create_show(self, staff: Staff, payload: dict[str, Any]) -> dict[str, Any]:

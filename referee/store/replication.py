@@ -34,6 +34,9 @@ class Alone:
     def write(self, client: redis.Redis, script: Any, keys: list[str], args: list[Any]) -> Any:
         return script(keys=keys, args=args)
 
+    def settle(self, mark: str) -> None:
+        """Nothing to wait for without a standby."""
+
 
 class Replication(Alone):
     def __init__(self, client: redis.Redis, wanted: int = 1, wait_ms: int = WAIT_MS,
@@ -63,6 +66,20 @@ class Replication(Alone):
         out, copies = pipe.execute()
         self.copied(int(copies))
         return out
+
+    def settle(self, mark: str) -> None:
+        """After a command whose writes went out on any of the pool's connections (a staff
+        command: a setting, a release, the roster, a question): wait until the replica has all
+        the primary had. WAIT covers its own connection's writes only, so it follows a write of
+        its own to `mark`; the replication stream is in order, so what came before that write is
+        copied before it."""
+        if not self.ready:
+            return
+        pipe = self.client.pipeline(transaction=False)
+        pipe.incr(mark)
+        pipe.execute_command("WAIT", self.wanted, self.wait_ms)
+        _, copies = pipe.execute()
+        self.copied(int(copies))
 
     def copied(self, replicas: int) -> None:
         """What a write's WAIT answered: fewer replicas than wanted means the standby is gone."""
