@@ -46,6 +46,7 @@ HOSTS = {"main": 1, "standby": 2, "third": 3, "hall": 9}
 PIN = "2468"
 SERVICE = "referee"
 CHECK = ROOT / "deploy" / "backup" / "referee-is-primary"
+PROBE_EVERY, PROBE_WAIT = 1.0, 5.0  # seconds, as the pages ask (static/live.js, PROBE_EVERY and PROBE_WAIT)
 
 
 def sh(*cmd: str, check: bool = True) -> subprocess.CompletedProcess:
@@ -240,14 +241,16 @@ def hall(folder: Path, phones: int) -> None:
     stage = parse_qs(urlsplit(snapshot["projector"]).query)["stage"][0]  # the console's projector link
     seen: dict[str, list[float]] = {}  # client -> when it had its screen (a view)
     joined: dict[str, list[float]] = {}  # client -> when its namespace (re)connected
+    left: dict[str, list[float]] = {}  # client -> when its namespace was disconnected
     clients: list[socketio.Client] = []
     stop = threading.Event()
 
     def probe(client: socketio.Client, namespace: str) -> None:
-        """As the page's probe (static/live.js, PROBED): a question every 3 s; one unanswered
-        for 5 s closes the connection (here its socket, as the browser's engine.close() does),
-        and socket.io reconnects."""
-        while not stop.wait(3):
+        """As the page's probe (static/live.js, PROBED): a question every PROBE_EVERY s; one
+        unanswered for PROBE_WAIT s closes the connection (here its socket, as the browser's
+        engine.close() does), and socket.io reconnects; so does a reset (the room's address moved
+        to a machine that never had this connection)."""
+        while not stop.wait(PROBE_EVERY):
             if namespace not in client.namespaces:
                 continue
             answered = threading.Event()
@@ -255,7 +258,7 @@ def hall(folder: Path, phones: int) -> None:
                 client.emit("probe", None, namespace=namespace, callback=lambda *_, told=answered: told.set())
             except Exception:
                 continue
-            if not answered.wait(5) and namespace in client.namespaces:
+            if not answered.wait(PROBE_WAIT) and namespace in client.namespaces:
                 with contextlib.suppress(Exception):
                     client.eio.ws.sock.shutdown(socket.SHUT_RDWR)
 
@@ -267,6 +270,7 @@ def hall(folder: Path, phones: int) -> None:
         seen[name], joined[name] = [], []
         client.on("view", lambda *_: seen[name].append(time.time()), namespace=namespace)
         client.on("connect", lambda *_: joined[name].append(time.time()), namespace=namespace)
+        client.on("disconnect", lambda *_: left.setdefault(name, []).append(time.time()), namespace=namespace)
         client.connect(f"{url}?lane={lane}", namespaces=[namespace], auth=auth, transports=["websocket"],
                        wait_timeout=20)
         clients.append(client)
@@ -328,7 +332,7 @@ def hall(folder: Path, phones: int) -> None:
         t.join(timeout=30)
     view = requests.get(f"{url}/api/shows/{show}", headers=head, timeout=30).json()["snapshot"]
     counts = next(t["view"]["state"]["counts"] for t in view["tables"] if t["view"]["table"] == table)
-    out = {"acked": [[list(a) for a in mine] for mine in acked], "counts": counts, "seen": seen, "joined": joined,
+    out = {"acked": [[list(a) for a in mine] for mine in acked], "counts": counts, "seen": seen, "joined": joined, "left": left,
            "backup": view.get("backup")}
     (folder / "hall.json").write_text(json.dumps(out))
     for client in clients:
@@ -360,10 +364,16 @@ def run_once(phones: int = 12, cut: bool = False, after: float = 5.0, keep: bool
         else:
             venue.kill("main")
         (folder / "gone").write_text(repr(gone))
-        time.sleep(after)
-        moved = venue.holds_room("standby")
-        while not venue.holds_room("standby") and time.time() - gone < 30:
-            time.sleep(0.2)
+        # When the standby held the room's address, and when its Redis became the primary.
+        moved_s = promoted_s = None
+        while (moved_s is None or promoted_s is None) and time.time() - gone < 30:
+            now = round(time.time() - gone, 2)
+            if moved_s is None and venue.holds_room("standby"):
+                moved_s = now
+            if promoted_s is None and "role:master" in venue.run("standby", "redis-cli", "-p", "6379", "info",
+                                                                 "replication", check=False).stdout:
+                promoted_s = now
+            time.sleep(0.1)
         time.sleep(after)  # the show goes on on the standby
         # Every client back on its screen, or a minute: an audience's display notices a dead
         # connection at Socket.IO's heartbeat only (up to 45 s; it sends no probe).
@@ -385,7 +395,8 @@ def run_once(phones: int = 12, cut: bool = False, after: float = 5.0, keep: bool
             rejoined = "role:slave" in venue.run("main", "redis-cli", "-p", "6379", "info", "replication",
                                                  check=False).stdout
             time.sleep(0.5)
-        return figures(hall_said, gone, rejoined, moved or venue.holds_room("standby"))
+        return {**figures(hall_said, gone, rejoined, moved_s is not None), "address_moved_s": moved_s,
+                "promoted_s": promoted_s}
     finally:
         venue.teardown()
         if not keep:

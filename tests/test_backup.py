@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 import redis
+import socketio
 
 from referee.store.connect import client as redis_client
 from referee.store.embedded import redis_server_binary
@@ -82,6 +83,15 @@ class Pair:
         host, port = self.sentinels[0].client().sentinel_get_master_addr_by_name(SERVICE)
         return int(port)
 
+    def both_up(self) -> None:
+        """A Redis an earlier test killed comes back, as the standby (the sentinels make it so)."""
+        for proc in (self.main, self.standby):
+            if proc.proc is None or proc.proc.poll() is not None:
+                proc.start()
+                wait_until(lambda p=proc: p.client().info("replication")["role"] == "slave" and
+                           p.client().info("replication").get("master_link_status") == "up",
+                           timeout=30, what="the killed Redis back as the replica")
+
     def stop(self) -> None:
         for proc in [*self.sentinels, self.main, self.standby]:
             proc.kill()
@@ -98,11 +108,12 @@ def backup(server: LiveServer, show: str) -> dict[str, Any]:
     return server.snapshot(show)["backup"]
 
 
-def on_the_pair(pair: Pair, tmp_path: Path, env: dict[str, str] | None = None) -> LiveServer:
-    """A referee server that finds the primary through the pair's sentinels."""
+def on_the_pair(pair: Pair, tmp_path: Path) -> LiveServer:
+    """A referee server that finds the primary through the pair's sentinels (knowing the test
+    game of the shows the module's servers leave in the pair)."""
     (tmp_path / "server").mkdir()
     return LiveServer(tmp_path / "server", env={"REDIS_URL": pair.url, "REFEREE_SECRET_KEY": uuid.uuid4().hex,
-                                                **(env or {})}).start()
+                                                "REFEREE_EXTRA_GAMES": "tests.counter_game"}).start()
 
 
 def new_show(server: LiveServer, name: str, players: list[str]) -> str:
@@ -126,7 +137,7 @@ def test_the_url_through_sentinel_reaches_the_primary_and_writes_wait_for_the_re
 def test_a_killed_primary_loses_no_acknowledged_move_and_the_console_says_so(pair, tmp_path, browser):
     from .test_console import console_page
 
-    server = on_the_pair(pair, tmp_path, {"REFEREE_EXTRA_GAMES": "tests.counter_game"})
+    server = on_the_pair(pair, tmp_path)
     phones: list[Client] = []
     try:
         show = new_show(server, "백업 쇼", PLAYERS)
@@ -232,8 +243,9 @@ def test_a_held_reveal_and_a_replay_go_on_across_a_takeover(pair, tmp_path):
             return wait_until(lambda: (out := server.api(command, **payload))["ok"] and out, timeout=30,
                               what=f"{command} on the new primary")
 
-        # A projector coming back now gets the held view: no box opened.
-        first = Client(server.url, "/public", {"show": show})
+        # A projector coming back now gets the held view: no box opened. Refused while the
+        # server's pool finds the new primary ("server/again"), it connects again, as the page does.
+        first = wait_until(lambda: _connected(server.url, show), timeout=30, what="the projector back")
         screens.append(first)
         view = first.wait_for(lambda e, p: e == "view" and p["table"]["table"] == table)
         assert view["table"]["state"]["opened"] == []
@@ -253,3 +265,62 @@ def test_a_held_reveal_and_a_replay_go_on_across_a_takeover(pair, tmp_path):
         for screen in screens:
             screen.close()
         server.stop()
+
+
+def test_a_pool_follows_the_new_primary_and_drops_its_idle_connections_to_the_old(pair):
+    """connect.follow_primary, which every server process runs twice a second through Sentinel:
+    once the sentinels name another primary, the pool's idle connections to the old one are
+    closed (a pulled cable closes nothing, and a command on one would wait out its timeout)."""
+    from referee.store.connect import follow_primary
+
+    pair.both_up()
+    pooled = redis_client(pair.url, max_connections=4, blocking_timeout=5, decode_responses=True)
+    old = pair.primary_port()
+    assert follow_primary(pooled) == f"127.0.0.1:{old}"
+    pooled.set("probe:follow", "1")  # a connection to the old primary, idle in the pool now
+    idle = [c for c in pooled.connection_pool._connections if c is not None and c._sock is not None]
+    assert idle and all(c.port == old for c in idle)
+    gone, other = (pair.main, pair.standby) if old == pair.main.port else (pair.standby, pair.main)
+    wait_until(lambda: other.client().get("probe:follow") == "1", what="the replica's copy")
+    gone.kill()
+    wait_until(lambda: pair.primary_port() != old, timeout=30, what="a new primary")
+    new = pair.primary_port()
+    wait_until(lambda: follow_primary(pooled) == f"127.0.0.1:{new}", timeout=10, what="the sentinels naming it")
+    assert all(c._sock is None for c in idle)  # closed, not left to time out
+    assert pooled.get("probe:follow") == "1"  # the next command goes to the new primary
+    pair.both_up()  # the old one back as the standby, for whatever runs next
+
+
+def test_a_connection_while_redis_is_away_is_refused_as_one_to_try_again(tmp_path):
+    """A screen connecting while its server's Redis is away for a moment (a takeover, a
+    restart) is refused with "server/again", which the pages answer by connecting again after a
+    second or two (static/live.js), instead of a connection left unanswered; once Redis is back
+    the same screen connects."""
+    store = RedisProcess(tmp_path, "redis", "appendonly yes\nappendfsync always\nsave \"\"").start()
+    (tmp_path / "server").mkdir()
+    server = LiveServer(tmp_path / "server", env={"REDIS_URL": f"redis://127.0.0.1:{store.port}/0"}).start()
+    try:
+        show = new_show(server, "잠깐 쇼", ["가", "나"])
+        Client(server.url, "/public", {"show": show}).close()
+        store.kill()
+        refused: list[Any] = []
+        screen = socketio.Client(reconnection=False)
+        screen.on("connect_error", refused.append, namespace="/public")
+        with pytest.raises(socketio.exceptions.ConnectionError):
+            screen.connect(server.url, namespaces=["/public"], auth={"show": show}, transports=["websocket"],
+                           wait_timeout=10)
+        screen.disconnect()
+        assert [r["data"]["code"] for r in refused] == ["server/again"], refused
+        store.start()
+        back = wait_until(lambda: _connected(server.url, show), timeout=20, what="the screen connected again")
+        back.close()
+    finally:
+        server.stop()
+        store.kill()
+
+
+def _connected(url: str, show: str) -> Client | None:
+    try:
+        return Client(url, "/public", {"show": show})
+    except socketio.exceptions.ConnectionError:
+        return None

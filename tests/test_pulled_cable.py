@@ -91,7 +91,7 @@ def state(page) -> str:
 
 def test_a_phone_and_the_room_projector_notice_a_pulled_cable_in_seconds_and_come_back(cabled, browser):
     """Chromium through a cable that is pulled mid-show: the phone and the room's projector say
-    they are offline within 10 s (the probe: 3 s apart, 5 s to answer) while the audience's
+    they are offline within 10 s (the probe: 1 s apart, 5 s to answer) while the audience's
     display still believes it is online; plugged in, both come back to their own screens by
     themselves and show a move made after."""
     live, cable = cabled

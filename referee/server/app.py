@@ -188,6 +188,15 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
                     service.changed(show)
 
         sio.start_background_task(every, 2.0, watch_pair, sio.sleep, "the standby's watch")
+    if connect.is_sentinel(settings.redis_url):
+        def follow() -> None:
+            # A pulled cable closes nothing: twice a second the sentinels say which Redis leads, and
+            # a pool whose primary changed drops its idle connections to the old one at once,
+            # before a command would wait out its timeout on one (docs/backup.md).
+            connect.follow_primary(client)
+            connect.follow_primary(audience_client)
+
+        sio.start_background_task(every, 0.5, follow, sio.sleep, "following the primary")
 
     w = Wiring(app=app, sio=sio, client=client, shows=shows, sessions=sessions, service=service, limiter=limiter,
                limits=limits, crowd=crowd, desk=desk, replays=replays, admission=admission, assets=assets,

@@ -22,7 +22,7 @@ SENTINEL_SCHEMES = ("redis+sentinel",)
 SENTINEL_TIMEOUT = 0.5
 # Through Sentinel, how long connecting to the primary and one command may take (s).
 CONNECT_TIMEOUT = 1.0
-COMMAND_TIMEOUT = 5.0
+COMMAND_TIMEOUT = 2.0  # a command takes milliseconds; past this its primary is gone
 
 
 def is_sentinel(url: str) -> bool:
@@ -61,3 +61,18 @@ def client(url: str, *, max_connections: int | None = None, blocking_timeout: fl
         options.update(connection_pool_class=BlockingSentinelPool, max_connections=max_connections,
                        timeout=blocking_timeout)
     return sentinel.master_for(service, **options)
+
+
+def follow_primary(client: redis.Redis) -> str | None:
+    """Through Sentinel: ask which Redis leads now (host:port). A pool whose primary changed
+    drops its idle connections to the old one then (redis-py's SentinelConnectionPool does so
+    when asked), so after a pulled cable, which closes nothing, no command waits out its
+    timeout on a machine that is gone. None for a plain URL, or when no sentinel answers."""
+    pool = client.connection_pool
+    if not isinstance(pool, SentinelConnectionPool):
+        return None
+    try:
+        host, port = pool.get_master_address()
+    except redis.RedisError:
+        return None
+    return f"{host}:{port}"

@@ -16,6 +16,9 @@ import time
 from typing import Any
 
 import redis
+from redis.sentinel import SentinelConnectionPool
+
+from .connect import follow_primary
 
 log = logging.getLogger(__name__)
 
@@ -92,12 +95,14 @@ class Replication(Alone):
         """Read the primary's replication (INFO): which machine leads, how many replicas are
         online and how far behind. Whether what the consoles say of the pair (`facts`) changed since
         they were last told (a write's WAIT may have found the standby gone in between)."""
+        # First the sentinels: a pool whose primary changed drops its idle connections to the
+        # old one before INFO would wait out its timeout on one (a pulled cable).
+        self.primary = self._primary()
         info = self.client.info("replication")
         online = [v for k, v in info.items() if k.startswith("slave") and isinstance(v, dict)
                   and v.get("state") == "online"]
         self.replicas = len(online)
         self.lag = min((float(v.get("lag", 0)) for v in online), default=None)
-        self.primary = self._primary()
         ok = info.get("role") == "master" and self.replicas >= self.wanted and (self.lag or 0) <= MAX_LAG
         self._set(ok, f"{self.replicas} replicas online, lag {self.lag}")
         told, self._told = self._told, self.facts()
@@ -105,12 +110,8 @@ class Replication(Alone):
 
     def _primary(self) -> str | None:
         pool = self.client.connection_pool
-        if hasattr(pool, "get_master_address"):  # through Sentinel: the primary it named
-            try:
-                host, port = pool.get_master_address()
-                return f"{host}:{port}"
-            except redis.RedisError:
-                return None
+        if isinstance(pool, SentinelConnectionPool):  # through Sentinel: the primary it names
+            return follow_primary(self.client)
         kwargs = pool.connection_kwargs
         return f"{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}"
 

@@ -33,6 +33,11 @@ from ..web import Admission, Encoded, clean, unreadable
 log = logging.getLogger(__name__)
 
 
+# A connection refused for a moment only (Redis away: a takeover); the page tries again by itself.
+AGAIN = RuleError("server/again", "서버가 잠시 응답하지 않습니다. 곧 다시 연결합니다",
+                  "The server is away for a moment; connecting again shortly")
+
+
 def error(err: RuleError | StoreError) -> dict[str, Any]:
     return {"ok": False, "error": err.to_json()}
 
@@ -144,11 +149,16 @@ class Wiring:
 
     def admitted(self, handler: Callable[[Any], None]) -> Callable[[Any], None]:
         """A namespace's connect handler; when it has run (connected or refused), the
-        connection's admission slot goes to the next in line (web.Admission)."""
+        connection's admission slot goes to the next in line (web.Admission). Redis away for a
+        moment (a standby taking over) refuses the connection as one to try again: the page
+        connects again by itself (static/live.js), where an unanswered one would hang."""
         @functools.wraps(handler)
         def run(auth: Any = None) -> None:
             try:
                 handler(auth)
+            except (redis.RedisError, StoreError) as err:
+                log.warning("a connection waits for Redis: %r", err)
+                raise refusal(AGAIN) from None
             finally:
                 self.admission.leave(request.environ)
 

@@ -20,7 +20,7 @@
   // up). The audience's screens do not ask (a hall of them would cost the server more than it
   // is worth): they notice by the heartbeat.
   const PROBED = new Set(["seat", "dealer", "stage"]);
-  const PROBE_EVERY = 3000;
+  const PROBE_EVERY = 1000;
   const PROBE_WAIT = 5000;
 
   function connect(namespace, options) {
@@ -48,7 +48,15 @@
     socket.io.on("reconnect_attempt", function () { state("connecting"); });
     socket.on("connect_error", function (err) {
       state("offline");
-      if (options.onRefused && err && err.data && err.data.code) options.onRefused(err.data);
+      const code = err && err.data && err.data.code;
+      // Refused for a moment only (the server's Redis away: a standby taking over): socket.io
+      // does not try a refused namespace again by itself, so the page does.
+      if (code === "server/again") {
+        if (!ended) setTimeout(function () { if (!ended && !socket.connected) socket.connect(); },
+                               1000 + Math.random() * 1000);
+        return;
+      }
+      if (options.onRefused && code) options.onRefused(err.data);
     });
     socket.on("time", function (payload) {
       if (payload && typeof payload.now === "number") offset = payload.now - Date.now() / 1000;
