@@ -129,7 +129,10 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     options: dict[str, Any] = {"async_mode": settings.async_mode, "cors_allowed_origins": origin_allowed,
                                "json": SocketJSON, "serializer": SocketPacket}
     # An explicit manager: a message_queue URL other than redis:// would silently pick Kombu.
-    options["client_manager"] = (SlicedRedisManager(settings.redis_url, channel=QUEUE_CHANNEL, json=SocketJSON)
+    # Through Sentinel the queue's subscriber notices a primary gone without a word (connect.py).
+    queue_options = connect.dead_peer_options() if connect.is_sentinel(settings.redis_url) else {}
+    options["client_manager"] = (SlicedRedisManager(settings.redis_url, channel=QUEUE_CHANNEL, json=SocketJSON,
+                                                    redis_options=queue_options)
                                  if settings.message_queue else SlicedRooms())
     sio = SocketIO(app, **options)
     if settings.async_mode == "eventlet":

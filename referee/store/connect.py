@@ -10,6 +10,7 @@ sentinels, database and service (never two readings of one address).
 
 from __future__ import annotations
 
+import socket
 from typing import Any
 from urllib.parse import urlparse
 
@@ -27,6 +28,18 @@ COMMAND_TIMEOUT = 2.0  # a command takes milliseconds; past this its primary is 
 
 def is_sentinel(url: str) -> bool:
     return urlparse(url).scheme in SENTINEL_SCHEMES
+
+
+def dead_peer_options() -> dict[str, Any]:
+    """TCP settings for connections to a primary that may vanish without a word (a pulled
+    cable closes nothing): keepalive probes after 2 s idle, 1 s apart, two unanswered end the
+    connection; data unacknowledged for 3 s ends it too (TCP_USER_TIMEOUT, Linux). A blocked
+    read (the Socket.IO queue's subscriber, which has no command timeout) then fails in seconds
+    and its owner reconnects through the sentinels, instead of waiting for ever."""
+    probes = {socket.TCP_KEEPIDLE: 2, socket.TCP_KEEPINTVL: 1, socket.TCP_KEEPCNT: 2}
+    if hasattr(socket, "TCP_USER_TIMEOUT"):
+        probes[socket.TCP_USER_TIMEOUT] = 3000
+    return {"socket_keepalive": True, "socket_keepalive_options": probes, "socket_connect_timeout": CONNECT_TIMEOUT}
 
 
 class BlockingSentinelPool(SentinelConnectionPool, redis.BlockingConnectionPool):
@@ -55,8 +68,7 @@ def client(url: str, *, max_connections: int | None = None, blocking_timeout: fl
     sentinel, service, primary = sentinel_of(url)
     # A machine that dies without closing its connections (power, a pulled cable) must not hold
     # a command for long: the client gives up, asks the sentinels again and reaches the new one.
-    options: dict[str, Any] = {"socket_connect_timeout": CONNECT_TIMEOUT, "socket_timeout": COMMAND_TIMEOUT,
-                               **primary, **kwargs}
+    options: dict[str, Any] = {**dead_peer_options(), "socket_timeout": COMMAND_TIMEOUT, **primary, **kwargs}
     if max_connections is not None:
         options.update(connection_pool_class=BlockingSentinelPool, max_connections=max_connections,
                        timeout=blocking_timeout)
