@@ -14,8 +14,9 @@
 
   // A pulled cable (the main machine gone, docs/backup.md) leaves a socket sending into nothing,
   // and Socket.IO's own heartbeat notices only after up to 45 s. So the sockets of the lanes
-  // that skip the line (a player's phone, the console, the room's projector) ask every few
-  // seconds; one question unanswered for PROBE_WAIT ms closes the connection, and it reconnects
+  // that skip the line (a player's phone, the console, the room's projector) ask every
+  // second (the first after the room's address moved is answered by a reset); one question
+  // unanswered for PROBE_WAIT ms closes the connection too, and it reconnects
   // to whichever machine holds the room's address now (an attempt unanswered as long is given
   // up). The audience's screens do not ask (a hall of them would cost the server more than it
   // is worth): they notice by the heartbeat.
