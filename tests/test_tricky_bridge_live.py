@@ -259,6 +259,8 @@ def projector_room(projector, room: dict[str, Any]) -> None:
     """The projector's card of a room shows its players, its six slots and its state, as public."""
     card = f".tb-room[data-room='{room['room']}']"
     projector.wait_for_selector(card)
+    # A moment (a reveal's words) replaces the board for its time: the card is read as it stays.
+    projector.wait_for_selector("#moment", state="hidden", timeout=10_000)
     seats = [projector.locator(f"{card} .tb-room-name").nth(i).get_attribute("data-seat") for i in range(2)]
     assert seats == [str(s) for s in room["seats"]]
     for i, seat in enumerate(room["seats"]):
@@ -271,6 +273,7 @@ def projector_room(projector, room: dict[str, Any]) -> None:
         assert projector.locator(f"{card} .tb-slot.won, {card} .tb-slot.lost, {card} .tb-stamp").count() == 0
     else:
         projector.wait_for_selector(f"{card}.revealed")
+        projector.wait_for_selector("#moment", state="hidden", timeout=10_000)
         for i, seat in enumerate(room["seats"]):
             for slot in room["contract"]["won"][i]:
                 won = projector.locator(f"{card} .tb-slot[data-slot='{slot}'] [data-role='won']")
