@@ -242,8 +242,18 @@ def hall(folder: Path, phones: int) -> None:
     seen: dict[str, list[float]] = {}  # client -> when it had its screen (a view)
     joined: dict[str, list[float]] = {}  # client -> when its namespace (re)connected
     left: dict[str, list[float]] = {}  # client -> when its namespace was disconnected
+    refused: dict[str, list[float]] = {}  # client -> when the server refused its namespace (server/again)
     clients: list[socketio.Client] = []
     stop = threading.Event()
+
+    class PageLike(socketio.Client):
+        """python-socketio's client gives a reconnection's namespaces 1 s to be admitted; a
+        page's socket.io waits as long as the server takes (a connect handler waits out a
+        takeover's last seconds, edge/wiring.AGAIN_WAIT)."""
+
+        def connect(self, *args: Any, **kwargs: Any) -> None:
+            kwargs.setdefault("wait_timeout", 20)
+            super().connect(*args, **kwargs)
 
     def probe(client: socketio.Client, namespace: str) -> None:
         """As the page's probe (static/live.js, PROBED): a question every PROBE_EVERY s; one
@@ -254,23 +264,25 @@ def hall(folder: Path, phones: int) -> None:
             if namespace not in client.namespaces:
                 continue
             answered = threading.Event()
+            asked_on = client.eio.ws  # as the page, only the connection asked is closed, never a newer one
             try:
                 client.emit("probe", None, namespace=namespace, callback=lambda *_, told=answered: told.set())
             except Exception:
                 continue
-            if not answered.wait(PROBE_WAIT) and namespace in client.namespaces:
+            if not answered.wait(PROBE_WAIT) and namespace in client.namespaces and client.eio.ws is asked_on:
                 with contextlib.suppress(Exception):
-                    client.eio.ws.sock.shutdown(socket.SHUT_RDWR)
+                    asked_on.sock.shutdown(socket.SHUT_RDWR)
 
     def connect(name: str, namespace: str, lane: str, auth: dict[str, Any]) -> socketio.Client:
         # Reconnecting as the pages do (static/live.js: socket.io's 1 s first delay, at most 3 s,
         # half of it random), so the takeover is measured as a room would see it.
-        client = socketio.Client(reconnection=True, reconnection_delay=1, reconnection_delay_max=3,
-                                 randomization_factor=0.5, **stp.client_options())  # compression offered
+        client = PageLike(reconnection=True, reconnection_delay=1, reconnection_delay_max=3,
+                          randomization_factor=0.5, **stp.client_options())  # compression offered
         seen[name], joined[name] = [], []
         client.on("view", lambda *_: seen[name].append(time.time()), namespace=namespace)
         client.on("connect", lambda *_: joined[name].append(time.time()), namespace=namespace)
         client.on("disconnect", lambda *_: left.setdefault(name, []).append(time.time()), namespace=namespace)
+        client.on("connect_error", lambda *_: refused.setdefault(name, []).append(time.time()), namespace=namespace)
         client.connect(f"{url}?lane={lane}", namespaces=[namespace], auth=auth, transports=["websocket"],
                        wait_timeout=20)
         clients.append(client)
@@ -332,7 +344,7 @@ def hall(folder: Path, phones: int) -> None:
         t.join(timeout=30)
     view = requests.get(f"{url}/api/shows/{show}", headers=head, timeout=30).json()["snapshot"]
     counts = next(t["view"]["state"]["counts"] for t in view["tables"] if t["view"]["table"] == table)
-    out = {"acked": [[list(a) for a in mine] for mine in acked], "counts": counts, "seen": seen, "joined": joined, "left": left,
+    out = {"acked": [[list(a) for a in mine] for mine in acked], "counts": counts, "seen": seen, "joined": joined, "left": left, "refused": refused,
            "backup": view.get("backup")}
     (folder / "hall.json").write_text(json.dumps(out))
     for client in clients:

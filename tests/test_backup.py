@@ -10,7 +10,9 @@ primary comes back (as the standby, by the sentinels' own reconfiguration) "백�
 
 from __future__ import annotations
 
+import os
 import signal
+import socket
 import subprocess
 import threading
 import time
@@ -290,17 +292,95 @@ def test_a_pool_follows_the_new_primary_and_drops_its_idle_connections_to_the_ol
     assert pooled.get("probe:follow") == "1"  # the next command goes to the new primary
 
 
-def test_a_connection_while_redis_is_away_is_refused_as_one_to_try_again(tmp_path):
-    """A screen connecting while its server's Redis is away for a moment (a takeover, a
-    restart) is refused with "server/again", which the pages answer by connecting again after a
-    second or two (static/live.js), instead of a connection left unanswered; once Redis is back
-    the same screen connects."""
+def test_a_sentinel_whose_machine_is_gone_holds_a_question_half_a_second(pair):
+    """A pulled cable's sentinel answers no connection (its SYNs go nowhere). Asking it first
+    who leads must move on to the next sentinel within connect.SENTINEL_TIMEOUT, for the
+    commands' clients and for python-socketio's queue alike: redis-py's own connect timeout
+    (5 s) held every connection of a takeover that long (bench/takeover.py --cut)."""
+    from redis.sentinel import Sentinel
+
+    from referee.store.connect import SENTINEL_TIMEOUT, queue_options, sentinel_of
+
+    pair.both_up()
+    # A listener whose backlog is full: the kernel drops further SYNs, as a cut cable does.
+    hole = socket.socket()
+    hole.bind(("127.0.0.1", 0))
+    hole.listen(0)
+    filled = []
+    for _ in range(4):
+        s = socket.socket()
+        s.setblocking(False)
+        s.connect_ex(hole.getsockname())
+        filled.append(s)
+    try:
+        hosts = [("127.0.0.1", hole.getsockname()[1])] + [("127.0.0.1", p.port) for p in pair.sentinels]
+        url = "redis+sentinel://" + ",".join(f"{h}:{p}" for h, p in hosts) + f"/0/{SERVICE}"
+        sentinels, _, _ = sentinel_of(url)
+        queue = Sentinel(hosts, **queue_options())  # as python-socketio makes it
+        for asked in (sentinels, queue):
+            started = time.monotonic()
+            assert asked.discover_master(SERVICE)[1] == pair.primary_port()
+            assert time.monotonic() - started < SENTINEL_TIMEOUT + 1.5
+    finally:
+        for s in [*filled, hole]:
+            s.close()
+
+
+def test_the_queue_between_processes_keeps_one_client_through_a_takeover(pair):
+    """python-socketio's queue made a new Redis client (its own pool and sentinels) at every
+    failed publish and left the old one's connections open: through a takeover's seconds of
+    failing publishes a server ran out of open files (bench/takeover.py --cut). Ours keeps one
+    client, which finds the new primary through the sentinels by itself."""
+    from referee.server.web import SlicedRedisManager
+    from referee.store.connect import queue_options
+
+    pair.both_up()
+    queue = SlicedRedisManager(pair.url, channel="test-queue", redis_options=queue_options())
+    assert queue._publish({"n": 0}) == 0  # published (to no subscriber)
+    made = queue.redis
+    files = len(os.listdir("/proc/self/fd"))
+    old = pair.primary_port()
+    (pair.main if old == pair.main.port else pair.standby).kill()
+    failed, deadline = 0, time.monotonic() + 60
+    while (out := queue._publish({"n": 1})) is None or pair.primary_port() == old:  # None: given up
+        failed += out is None
+        assert time.monotonic() < deadline, "no publish reached the new primary"
+    assert failed > 0
+    assert queue.redis is made
+    assert len(os.listdir("/proc/self/fd")) - files < 10, "connections left open"
+    new = pair.primary_port()
+    sub = redis.Redis(port=new).pubsub()
+    sub.subscribe("test-queue")
+    wait_until(lambda: sub.get_message(timeout=0.1), what="subscribed")
+    assert queue._publish({"n": 2}) == 1
+    sub.close()
+
+
+def test_a_connection_while_redis_is_away_waits_a_moment_then_is_refused_as_one_to_try_again(tmp_path):
+    """A screen connecting while its server's Redis is away (a takeover, a restart) waits
+    while its connect handler tries again (edge/wiring.AGAIN_WAIT): Redis back within it, the
+    screen is admitted; not back, it is refused with "server/again", which the pages answer by
+    connecting again after a second or two (static/live.js), instead of a connection left
+    unanswered; once Redis is back the same screen connects."""
     store = RedisProcess(tmp_path, "redis", "appendonly yes\nappendfsync always\nsave \"\"").start()
     (tmp_path / "server").mkdir()
     server = LiveServer(tmp_path / "server", env={"REDIS_URL": f"redis://127.0.0.1:{store.port}/0"}).start()
     try:
         show = new_show(server, "잠깐 쇼", ["가", "나"])
         Client(server.url, "/public", {"show": show}).close()
+        store.kill()
+        waited: list[Any] = []
+        screen = socketio.Client(reconnection=False)
+        screen.on("connect_error", waited.append, namespace="/public")
+        connecting = threading.Thread(target=screen.connect, args=(server.url,), daemon=True,
+                                      kwargs={"namespaces": ["/public"], "auth": {"show": show},
+                                              "transports": ["websocket"], "wait_timeout": 10})
+        connecting.start()
+        time.sleep(0.3)
+        store.start()  # back within the handler's wait
+        connecting.join(timeout=15)
+        assert screen.connected and "/public" in screen.namespaces and waited == []
+        screen.disconnect()
         store.kill()
         refused: list[Any] = []
         screen = socketio.Client(reconnection=False)

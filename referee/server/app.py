@@ -130,7 +130,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
                                "json": SocketJSON, "serializer": SocketPacket}
     # An explicit manager: a message_queue URL other than redis:// would silently pick Kombu.
     # Through Sentinel the queue's subscriber notices a primary gone without a word (connect.py).
-    queue_options = connect.dead_peer_options() if connect.is_sentinel(settings.redis_url) else {}
+    queue_options = connect.queue_options() if connect.is_sentinel(settings.redis_url) else {}
     options["client_manager"] = (SlicedRedisManager(settings.redis_url, channel=QUEUE_CHANNEL, json=SocketJSON,
                                                     redis_options=queue_options)
                                  if settings.message_queue else SlicedRooms())
@@ -196,8 +196,10 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
             # A pulled cable closes nothing: twice a second the sentinels say which Redis leads, and
             # a pool whose primary changed drops its idle connections to the old one at once,
             # before a command would wait out its timeout on one (docs/backup.md).
-            connect.follow_primary(client)
+            primary = connect.follow_primary(client)
             connect.follow_primary(audience_client)
+            if replication is not None and primary is not None and replication.primary not in (None, primary):
+                replication.moved(primary)
 
         sio.start_background_task(every, 0.5, follow, sio.sleep, "following the primary")
 

@@ -493,6 +493,16 @@ class SlicedRedisManager(socketio.RedisManager, SlicedRooms):
     """The Redis queue between processes; what reaches this process's sockets goes through
     SlicedRooms (after PubSubManager, before Manager, in the method order)."""
 
+    def _redis_connect(self) -> None:
+        """The client is made once. python-socketio makes a new one, with its own pool and
+        sentinels, at every failed publish and leaves the old one's connections open: through
+        a takeover's seconds of failing publishes a process ran out of open files (a pulled
+        cable, bench/takeover.py --cut). redis-py's client reconnects by itself (through
+        Sentinel to the primary named now), and so does its subscriber's."""
+        if self.redis is None:
+            super()._redis_connect()
+        self.connected = True
+
 
 def every(seconds: float, step: Callable[[], None], sleep: Callable[[float], Any], name: str) -> None:
     """A background loop of a server process: `step` every `seconds`, for ever. A failing step

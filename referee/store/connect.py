@@ -19,7 +19,9 @@ from redis.sentinel import Sentinel, SentinelConnectionPool
 from socketio.redis_manager import parse_redis_sentinel_url
 
 SENTINEL_SCHEMES = ("redis+sentinel",)
-# How long a sentinel may take to answer "who is the primary?" (they answer at once, or are gone).
+# How long a sentinel may take to accept a connection and to answer "who is the primary?" (they
+# answer at once, or are gone: redis-py's own connect timeout, 5 s, held every question through a
+# pulled cable's sentinel that long).
 SENTINEL_TIMEOUT = 0.5
 # Through Sentinel, how long connecting to the primary and one command may take (s).
 CONNECT_TIMEOUT = 1.0
@@ -42,6 +44,16 @@ def dead_peer_options() -> dict[str, Any]:
     return {"socket_keepalive": True, "socket_keepalive_options": probes, "socket_connect_timeout": CONNECT_TIMEOUT}
 
 
+def sentinel_options() -> dict[str, Any]:
+    """The connection settings of the sentinels themselves."""
+    return {"socket_timeout": SENTINEL_TIMEOUT, "socket_connect_timeout": SENTINEL_TIMEOUT}
+
+
+def queue_options() -> dict[str, Any]:
+    """python-socketio's queue through Sentinel: its connections as the commands' (below)."""
+    return {**dead_peer_options(), "sentinel_kwargs": sentinel_options()}
+
+
 class BlockingSentinelPool(SentinelConnectionPool, redis.BlockingConnectionPool):
     """Sentinel's pool with the blocking pool's limit: at its size a request waits for a
     connection instead of failing (as the server's pools do without Sentinel)."""
@@ -53,7 +65,7 @@ def sentinel_of(url: str) -> tuple[Sentinel, str, dict[str, Any]]:
     sentinels, service, kwargs = parse_redis_sentinel_url(url)
     if not service:
         raise ValueError(f"A Sentinel URL names its service (…/0/referee): {url!r}")
-    return Sentinel(sentinels, sentinel_kwargs={"socket_timeout": SENTINEL_TIMEOUT}), service, kwargs
+    return Sentinel(sentinels, sentinel_kwargs=sentinel_options()), service, kwargs
 
 
 def client(url: str, *, max_connections: int | None = None, blocking_timeout: float | None = None,

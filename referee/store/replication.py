@@ -108,6 +108,13 @@ class Replication(Alone):
         told, self._told = self._told, self.facts()
         return self._told != told
 
+    def moved(self, primary: str) -> None:
+        """The sentinels name another primary (a takeover): how many replicas it has is not known
+        yet, so writes stop waiting for a copy (WAIT would wait out its timeout on the first)
+        until the watch finds one caught up."""
+        self.primary, self.replicas, self.lag = primary, 0, None
+        self._set(False, f"the primary is now {primary}")
+
     def _primary(self) -> str | None:
         pool = self.client.connection_pool
         if isinstance(pool, SentinelConnectionPool):  # through Sentinel: the primary it names

@@ -34,6 +34,10 @@ log = logging.getLogger(__name__)
 
 
 # A connection refused for a moment only (Redis away: a takeover); the page tries again by itself.
+# Before that its connect handler tries again every AGAIN_EVERY s for AGAIN_WAIT s: a takeover's
+# last seconds (the sentinels naming the new primary) pass while the page waits, not in its retry.
+AGAIN_WAIT = 3.0
+AGAIN_EVERY = 0.2
 AGAIN = RuleError("server/again", "서버가 잠시 응답하지 않습니다. 곧 다시 연결합니다",
                   "The server is away for a moment; connecting again shortly")
 
@@ -150,15 +154,21 @@ class Wiring:
     def admitted(self, handler: Callable[[Any], None]) -> Callable[[Any], None]:
         """A namespace's connect handler; when it has run (connected or refused), the
         connection's admission slot goes to the next in line (web.Admission). Redis away for a
-        moment (a standby taking over) refuses the connection as one to try again: the page
-        connects again by itself (static/live.js), where an unanswered one would hang."""
+        moment (a standby taking over): the handler runs again until AGAIN_WAIT has passed, then
+        refuses the connection as one to try again (the page connects again by itself,
+        static/live.js), where an unanswered one would hang."""
         @functools.wraps(handler)
         def run(auth: Any = None) -> None:
+            deadline = time.monotonic() + AGAIN_WAIT
             try:
-                handler(auth)
-            except (redis.RedisError, StoreError) as err:
-                log.warning("a connection waits for Redis: %r", err)
-                raise refusal(AGAIN) from None
+                while True:
+                    try:
+                        return handler(auth)
+                    except (redis.RedisError, StoreError) as err:
+                        if time.monotonic() >= deadline:
+                            log.warning("a connection waits for Redis: %r", err)
+                            raise refusal(AGAIN) from None
+                    self.sio.sleep(AGAIN_EVERY)
             finally:
                 self.admission.leave(request.environ)
 
