@@ -292,6 +292,23 @@ def test_a_pool_follows_the_new_primary_and_drops_its_idle_connections_to_the_ol
     assert pooled.get("probe:follow") == "1"  # the next command goes to the new primary
 
 
+def test_a_nickname_is_saved_once_the_standby_has_it(pair):
+    """A phone's nickname, like a prediction, is acknowledged once the replica has it (WAIT)."""
+    from referee.server.crowd import Crowd
+    from referee.store.replication import Replication
+
+    pair.both_up()
+    store = redis_client(pair.url, decode_responses=True)
+    replication = Replication(store)
+    wait_until(lambda: (replication.check(), replication.ready)[1], timeout=20, what="the standby caught up")
+    crowd = Crowd(store, b"k" * 32, f"nick-{uuid.uuid4().hex[:6]}:", replication=replication)
+    primary = pair.main if pair.primary_port() == pair.main.port else pair.standby
+    waits = lambda: int(primary.client().info("commandstats").get("cmdstat_wait", {}).get("calls", 0))  # noqa: E731
+    before = waits()
+    assert crowd.set_nickname("s1", crowd.new_device(), "별빛", "10.0.0.9") == "별빛"
+    assert waits() == before + 1
+
+
 def test_a_sentinel_whose_machine_is_gone_holds_a_question_half_a_second(pair):
     """A pulled cable's sentinel answers no connection (its SYNs go nowhere). Asking it first
     who leads must move on to the next sentinel within connect.SENTINEL_TIMEOUT, for the

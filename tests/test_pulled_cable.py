@@ -13,7 +13,7 @@ import uuid
 
 import pytest
 
-from .live import LiveServer, game_table, stage_key
+from .live import LiveServer, game_table, stage_key, wait_until
 from .test_room_phone import PHONE
 
 
@@ -123,3 +123,38 @@ def test_a_phone_and_the_room_projector_notice_a_pulled_cable_in_seconds_and_com
     live.ok("move", show=show, table=table, seat=1, move={"type": "put_coin", "coin": 5}, sid=uuid.uuid4().hex)
     stage.wait_for_selector(".sealed:text('1/2')")
     phone.wait_for_selector(f"#player:text('{links[0]['name']}')")
+
+
+def test_a_page_refused_while_redis_is_away_connects_again_by_itself(tmp_path, browser):
+    """The room's projector loses its connection while its server's Redis is away for longer
+    than a connect handler waits (a takeover that takes its time): its next attempt is refused
+    as "server/again", which socket.io never retries by itself; the page tries again a second
+    or two later (static/live.js) until Redis is back, then shows the table live again."""
+    from .test_backup import RedisProcess
+
+    store = RedisProcess(tmp_path, "redis", "appendonly yes\nappendfsync always\nsave \"\"").start()
+    (tmp_path / "server").mkdir()
+    live = LiveServer(tmp_path / "server", env={"REDIS_URL": f"redis://127.0.0.1:{store.port}/0"}).start()
+    cable = Cable(live.port)
+    try:
+        show, table, _ = game_table(live, "tricky_coin", ["가", "나"], seed=5)
+        live.ok("start", show=show, table=table)
+        stage = browser.new_page(viewport={"width": 1280, "height": 720})
+        stage.goto(f"http://127.0.0.1:{cable.port}/display/{show}?stage={stage_key(live.snapshot(show))}")
+        stage.wait_for_selector("#conn[data-state='online']", timeout=10_000)
+        store.kill()
+        cable.pull()
+        stage.wait_for_selector("#conn:not([data-state='online'])", timeout=12_000)
+        cable.plug()
+        log = tmp_path / "server" / f"server-{live.port}.log"
+        wait_until(lambda: "a connection waits for Redis" in log.read_text(errors="replace"), timeout=30,
+                   what="the page's attempt refused as server/again")
+        assert state(stage) != "online"
+        store.start()
+        stage.wait_for_selector("#conn[data-state='online']", timeout=15_000)
+        live.ok("move", show=show, table=table, seat=1, move={"type": "put_coin", "coin": 5}, sid=uuid.uuid4().hex)
+        stage.wait_for_selector(".sealed:text('1/2')")
+    finally:
+        cable.close()
+        live.stop()
+        store.kill()

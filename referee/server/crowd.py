@@ -366,6 +366,7 @@ class Crowd:
         rank = pipe.execute()[1]
         if rank is not None and rank < BOARD_SIZE:  # on the board: the screens show the new name
             self.r.incr(self.k(show, "seq"))
+        self.replication.settle(self.k(show, "settled"))  # the phone says "saved" once the standby has it
         return chosen
 
     def new_device(self) -> str:
