@@ -13,7 +13,8 @@ instead). Printed per run, in words and as JSON: `takeover_s` (the kill to the f
 standby acknowledges), `acked_lost` (acknowledged moves not in the log), `applied_twice` (moves
 in the log more often than acknowledged), `clients` and `clients_back` (the phones and
 projectors that had their screen again on the same address, without a rescan; `back_s`: when,
-for each), and whether the old main rejoined as the standby. The phones and the room's
+for each; `live_s`: when each had the first update the show sent after that, through the queue
+between processes), and whether the old main rejoined as the standby. The phones and the room's
 projector ask every few seconds as their pages do (static/live.js, PROBED); the audience's
 display does not, and notices a pulled cable at Socket.IO's heartbeat.
 """
@@ -415,15 +416,17 @@ def run_once(phones: int = 12, cut: bool = False, after: float = 5.0, keep: bool
             shutil.rmtree(work, ignore_errors=True)
 
 
-def back_after(gone: float, seen: dict[str, list[float]], joined: dict[str, list[float]]) -> dict[str, float]:
+def back_after(gone: float, seen: dict[str, list[float]], joined: dict[str, list[float]], nth: int = 0) -> dict[str, float]:
     """Per client back on its screen since the main went: seconds from then to its first view
-    on a connection made after it (a view still in flight from the old main is not back)."""
+    on a connection made after it (a view still in flight from the old main is not back).
+    `nth` 1: its second view there, the first the show sent through the queue after the
+    welcome (the screen live again, not only shown)."""
     back = {}
     for name, views in seen.items():
         again = [t for t in joined.get(name, []) if t > gone]
         shown = [t for t in views if again and t >= again[0]]
-        if shown:
-            back[name] = round(shown[0] - gone, 2)
+        if len(shown) > nth:
+            back[name] = round(shown[nth] - gone, 2)
     return back
 
 
@@ -436,7 +439,7 @@ def figures(said: dict[str, Any], gone: float, rejoined: bool, moved: bool) -> d
     back_s = back_after(gone, said["seen"], said["joined"])
     return {"takeover_s": round(min(after) - gone, 2) if after else None, "acked": sum(map(len, acked)),
             "acked_lost": lost, "applied_twice": twice, "clients": len(said["seen"]), "clients_back": len(back_s),
-            "back_s": back_s,
+            "back_s": back_s, "live_s": back_after(gone, said["seen"], said["joined"], nth=1),
             "address_moved": moved, "old_main_rejoined": rejoined, "backup_after": said.get("backup")}
 
 
@@ -451,7 +454,7 @@ def words(n: int, f: dict[str, Any]) -> str:
     return (f"run {n}: the standby acknowledged a move {f['takeover_s']} s after the main went; "
             f"{f['acked']} moves acknowledged, {f['acked_lost']} lost, {f['applied_twice']} applied twice; "
             f"{f['clients_back']} of {f['clients']} clients back on their screen at the same address "
-            f"({backs(f['back_s'])}); "
+            f"({backs(f['back_s'])}; live again: {backs(f['live_s'])}); "
             f"the address moved: {f['address_moved']}; the old main rejoined as the standby: {f['old_main_rejoined']}")
 
 

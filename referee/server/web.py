@@ -17,6 +17,7 @@ is not even well-formed (a lone surrogate, JSON nested without end).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import ipaddress
 import itertools
@@ -502,6 +503,30 @@ class SlicedRedisManager(socketio.RedisManager, SlicedRooms):
         if self.redis is None:
             super()._redis_connect()
         self.connected = True
+
+    RESUBSCRIBE = (0.2, 1.0)  # s: the first wait after the subscriber lost Redis, and the longest
+
+    def _redis_listen_with_retries(self) -> Iterable[dict[str, Any]]:
+        """python-socketio's subscriber loop with shorter waits: its own, 1 s doubling up to a
+        minute, left a process deaf to the queue (its own broadcasts included, which come back
+        through Redis) up to 7 s after a takeover's new primary was there; what was sent
+        meanwhile is lost to its screens."""
+        wait, subscribed = self.RESUBSCRIBE[0], False
+        while True:
+            try:
+                if not subscribed:  # on a new connection: the old one's state is not to be trusted
+                    self._redis_connect()
+                    gone, self.pubsub = self.pubsub, self.redis.pubsub(ignore_subscribe_messages=True)
+                    with contextlib.suppress(Exception):
+                        gone.close()
+                    self.pubsub.subscribe(self.channel)
+                    subscribed, wait = True, self.RESUBSCRIBE[0]
+                yield from self.pubsub.listen()
+            except Exception as exc:
+                log.warning("the queue's subscriber lost Redis (%r); again in %.1f s", exc, wait)
+                subscribed = False
+                time.sleep(wait)  # green under eventlet and gevent (python-socketio requires them patched)
+                wait = min(wait * 2, self.RESUBSCRIBE[1])
 
 
 def every(seconds: float, step: Callable[[], None], sleep: Callable[[float], Any], name: str) -> None:
