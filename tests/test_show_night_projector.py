@@ -134,7 +134,16 @@ def final_checks(pages: dict[str, Any], ev: Evening, final: dict[str, Any], name
     names = final["state"]["names"]
     ranked = [names[s["seat"]] for s in result["standings"]]
     for key, page in pages.items():
-        page.wait_for_selector("[data-role='final-standings']")
+        try:
+            page.wait_for_selector("[data-role='final-standings']")
+        except Exception:  # seen once in many runs, not understood: what the screen showed then
+            shoot(page, f"{name}-no-final-{key}")
+            shown = page.evaluate("""() => ({stage: Object.assign({}, document.querySelector('.stage')?.dataset),
+                                           moment: document.getElementById('moment')?.innerText,
+                                           attached: !!document.querySelector("[data-role='final-standings']"),
+                                           title: document.getElementById('game-title')?.innerText,
+                                           phase: document.getElementById('phase')?.innerText})""")
+            raise AssertionError(f"{key}: no final standings shown: {shown}") from None
         page.wait_for_selector("#moment", state="hidden", timeout=15_000)
         rows = page.locator(".pg-podium, .pg-rank")
         assert rows.count() == len(ranked)
