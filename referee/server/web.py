@@ -499,7 +499,7 @@ class SlicedRedisManager(socketio.RedisManager, SlicedRooms):
         sentinels, at every failed publish and leaves the old one's connections open: through
         a takeover's seconds of failing publishes a process ran out of open files (a pulled
         cable, bench/takeover.py --cut). redis-py's client reconnects by itself (through
-        Sentinel to the primary named now), and so does its subscriber's."""
+        Sentinel to the primary named now); the subscriber takes a fresh pubsub of it (below)."""
         if self.redis is None:
             super()._redis_connect()
         self.connected = True
@@ -509,8 +509,8 @@ class SlicedRedisManager(socketio.RedisManager, SlicedRooms):
     def _redis_listen_with_retries(self) -> Iterable[dict[str, Any]]:
         """python-socketio's subscriber loop with shorter waits: its own, 1 s doubling up to a
         minute, left a process deaf to the queue (its own broadcasts included, which come back
-        through Redis) up to 7 s after a takeover's new primary was there; what was sent
-        meanwhile is lost to its screens."""
+        through Redis) up to 10 s after a takeover's new primary was there (tests/test_backup.py);
+        what was sent meanwhile is lost to its screens."""
         wait, subscribed = self.RESUBSCRIBE[0], False
         while True:
             try:
@@ -525,7 +525,7 @@ class SlicedRedisManager(socketio.RedisManager, SlicedRooms):
             except Exception as exc:
                 log.warning("the queue's subscriber lost Redis (%r); again in %.1f s", exc, wait)
                 subscribed = False
-                time.sleep(wait)  # green under eventlet and gevent (python-socketio requires them patched)
+                time.sleep(wait)  # the listener's own task: green where the server is (patched, as python-socketio requires)
                 wait = min(wait * 2, self.RESUBSCRIBE[1])
 
 
