@@ -15,8 +15,10 @@ in the log more often than acknowledged), `clients` and `clients_back` (the phon
 projectors that had their screen again on the same address, without a rescan; `back_s`: when,
 for each; `live_s`: when each had the first update the show sent after that, through the queue
 between processes), and whether the old main rejoined as the standby. The phones and the room's
-projector ask every few seconds as their pages do (static/live.js, PROBED); the audience's
-display does not, and notices a pulled cable at Socket.IO's heartbeat.
+projector ask every second as their pages do (static/live.js, PROBED); the audience's
+display does not, and notices a pulled cable at Socket.IO's heartbeat. `--keep` keeps each run's
+folder: every machine's log, and the hall's record (hall/hall.json: each client's views,
+connections, disconnections and refusals, with their times).
 """
 
 from __future__ import annotations
@@ -345,8 +347,8 @@ def hall(folder: Path, phones: int) -> None:
         t.join(timeout=30)
     view = requests.get(f"{url}/api/shows/{show}", headers=head, timeout=30).json()["snapshot"]
     counts = next(t["view"]["state"]["counts"] for t in view["tables"] if t["view"]["table"] == table)
-    out = {"acked": [[list(a) for a in mine] for mine in acked], "counts": counts, "seen": seen, "joined": joined, "left": left, "refused": refused,
-           "backup": view.get("backup")}
+    out = {"acked": [[list(a) for a in mine] for mine in acked], "counts": counts, "seen": seen, "joined": joined,
+           "left": left, "refused": refused, "backup": view.get("backup")}
     (folder / "hall.json").write_text(json.dumps(out))
     for client in clients:
         client.disconnect()
@@ -412,7 +414,9 @@ def run_once(phones: int = 12, cut: bool = False, after: float = 5.0, keep: bool
                 "promoted_s": promoted_s}
     finally:
         venue.teardown()
-        if not keep:
+        if keep:
+            print(f"kept: {work}", flush=True)
+        else:
             shutil.rmtree(work, ignore_errors=True)
 
 
@@ -464,6 +468,7 @@ def main() -> int:
     parser.add_argument("--phones", type=int, default=12)
     parser.add_argument("--cut", action="store_true", help="pull the main machine's cable instead of killing it")
     parser.add_argument("--json", help="write every run's figures to this file")
+    parser.add_argument("--keep", action="store_true", help="keep each run's folder (logs, the hall's record)")
     parser.add_argument("--hall", help=argparse.SUPPRESS)  # the clients' side, inside the hall's namespace
     args = parser.parse_args()
     if args.hall:
@@ -475,7 +480,7 @@ def main() -> int:
         return 2
     runs = []
     for n in range(1, args.runs + 1):
-        f = run_once(args.phones, args.cut)
+        f = run_once(args.phones, args.cut, keep=args.keep)
         runs.append(f)
         print(words(n, f), flush=True)
         print(json.dumps(f), flush=True)
