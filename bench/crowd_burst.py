@@ -25,7 +25,8 @@ Every client connects through nginx:
 
 Then: ``--samples`` moves on the idle show (the crowd connected, no question), the phone's ack
 and the projector's view of each; a question opens (staff API); every device sends its
-prediction at a uniformly random moment of the ``--window`` (once its phone shows the question:
+prediction (a form post, as the page: nginx's hall.lua answers it; ``--light``: on a connection of
+its own, spoken directly) at a uniformly random moment of the ``--window`` (once its phone shows the question:
 a phone cannot vote on a question it has not got), ``--resend`` of them send it again at once (a
 double tap), ``--reconnect`` of them drop their socket, reconnect with the same cookie and send
 another option; meanwhile the phones keep moving at the same pace. Once every device has its
@@ -137,12 +138,17 @@ class DeployNginx:
             raise RuntimeError(f"deploy/nginx/referee.conf changed: {n} ssl_ lines")
         return site.replace("/var/log/nginx/referee-access.log", str(self.dir / "access.log"))
 
-    def start(self, players: Any, audience: list[Any]) -> None:
+    def start(self, players: Any, audience: list[Any], hall: dict[str, Any]) -> None:
+        """`hall`: hall.lua's settings (referee.server.hall.hall_config), as `referee hall-config` writes them."""
+        from referee.server.hall import checkout_site, load_modules
+
         self.dir.mkdir(parents=True, exist_ok=True)
-        (self.dir / "site.conf").write_text(self.site(players, audience))
+        (self.dir / "hall.json").write_text(json.dumps(hall))
+        (self.dir / "site.conf").write_text(checkout_site(self.site(players, audience), self.dir / "hall.json"))
         temps = "\n".join(f"    {kind}_temp_path {self.dir}/{kind};"
                           for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
         (self.dir / "nginx.conf").write_text(f"""
+{load_modules()}
 daemon off;
 worker_processes 4;
 pid {self.dir}/nginx.pid;
@@ -228,9 +234,9 @@ class Device:
             connector=aiohttp.TCPConnector(limit=0, local_addr=(address_of(self.index), 0)),
             cookie_jar=aiohttp.CookieJar(unsafe=True))  # unsafe: a cookie of a numeric host (127.0.0.1)
         if self.made:  # an id as the page would have set it: signed with the servers' key (devices.py)
-            from referee.server.devices import new_device  # standard library only: the workers stay light
+            from referee.server.devices import device_key, new_device  # standard library only: the workers stay light
 
-            self.device = new_device(os.environ["REFEREE_SECRET_KEY"].encode())
+            self.device = new_device(device_key(os.environ["REFEREE_SECRET_KEY"].encode()))
             self.session.cookie_jar.update_cookies({DEVICE_COOKIE: self.device})
             return
         async with self.session.get(f"{self.url}/a/{self.show}") as resp:
@@ -281,10 +287,20 @@ class Device:
     async def predict(self, qid: str, option: int, kind: str) -> list[Any]:
         """One prediction: [device index, kind, option sent, t0, t_ack, status, code, option
         stored, again] (times monotonic; status ok, refused or timeout)."""
+        import aiohttp
+
+        form = {"question": qid, "option": str(option)}
         t0 = time.monotonic()
-        try:
-            ack = await self.sio.call("predict", {"question": qid, "option": option}, namespace="/crowd",
-                                      timeout=ANSWER_TIMEOUT)
+        try:  # as the audience page: a form post with the device's cookie (nginx's hall.lua takes it)
+            if os.environ.get("BENCH_LIGHT") == "1":  # spoken directly (bench/light_socket.py)
+                from light_socket import post_form
+
+                ack = await post_form(self.url, f"/a/{self.show}/predict", form, f"{DEVICE_COOKIE}={self.device}",
+                                      address_of(self.index), ANSWER_TIMEOUT)
+            else:
+                async with self.session.post(f"{self.url}/a/{self.show}/predict", data=form,
+                                             timeout=aiohttp.ClientTimeout(total=ANSWER_TIMEOUT)) as resp:
+                    ack = await resp.json(content_type=None)
         except Exception as err:  # noqa: BLE001 - a lost or late ack is a result
             return [self.index, kind, option, t0, time.monotonic(), "timeout", type(err).__name__, None, None]
         t1 = time.monotonic()
@@ -570,7 +586,8 @@ async def run(args: argparse.Namespace) -> int:
             share = await stp.wait_for_quiet(args.quiet_wait)
             print(f"machine busy before start: {share * 100:.0f}% of one core (load average {os.getloadavg()[0]:.2f})",
                   flush=True)
-        shared = await asyncio.to_thread(EmbeddedRedis(work / "shared").start)
+        # On a port, as deploy's Redis: nginx's workers (hall.lua) reach it too.
+        shared = await asyncio.to_thread(EmbeddedRedis(work / "shared", port=stp.free_port()).start)
         env = {"REFEREE_SECRET_KEY": secrets.token_hex(32), "REFEREE_PROXIED": "1"}
         os.environ["REFEREE_SECRET_KEY"] = env["REFEREE_SECRET_KEY"]  # --made-ids: the workers sign as the servers do
         for name in ["players", *(f"audience{k + 1}" for k in range(args.audience_processes))]:
@@ -579,7 +596,11 @@ async def run(args: argparse.Namespace) -> int:
         for s in servers:
             await asyncio.to_thread(s.start)
         players, audience = servers[0], servers[1:]
-        await asyncio.to_thread(nginx.start, players, audience)
+        from referee.server.entry import limits_from_env
+        from referee.server.hall import hall_config
+
+        hall = hall_config(shared.url, env["REFEREE_SECRET_KEY"].encode(), limits_from_env(), replicas=0)
+        await asyncio.to_thread(nginx.start, players, audience, hall)
         redis_pid = shared.process.pid
         if args.pin:  # the players' side (its process, Redis, this script) on the first core; the hall elsewhere
             for pid in (players.pid, redis_pid, os.getpid()):

@@ -140,3 +140,35 @@ class LightSocket:
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(self.reader, 5)
         self.connected = False
+
+
+async def post_form(url: str, path: str, form: dict[str, str], cookie: str, local_host: str,
+                    timeout: float) -> dict[str, Any]:
+    """An HTTP/1.1 form post on a connection of its own from `local_host`, as a phone's browser
+    whose earlier connection has gone idle makes one; the JSON answer. Spoken directly over
+    asyncio's streams: aiohttp's client cost the load generator about a millisecond a post."""
+    from urllib.parse import urlencode
+
+    parts = urlsplit(url)
+    body = urlencode(form).encode()
+    head = (f"POST {path} HTTP/1.1\r\nHost: {parts.netloc}\r\nCookie: {cookie}\r\nConnection: close\r\n"
+            f"Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {len(body)}\r\n\r\n").encode()
+
+    async def exchange() -> dict[str, Any]:
+        reader, writer = await asyncio.open_connection(parts.hostname, parts.port, local_addr=(local_host, 0))
+        try:
+            writer.write(head + body)
+            status = await reader.readline()
+            if not status.startswith(b"HTTP/1.1 "):
+                raise ConnectionError(f"not an HTTP answer: {status[:40]!r}")
+            length = None
+            while (line := await reader.readline()) not in (b"\r\n", b""):
+                name, _, value = line.decode("latin-1").partition(":")
+                if name.strip().lower() == "content-length":
+                    length = int(value)
+            data = await (reader.readexactly(length) if length is not None else reader.read())
+            return json.loads(data)
+        finally:
+            writer.close()
+
+    return await asyncio.wait_for(exchange(), timeout)

@@ -130,8 +130,24 @@
   // answer late (net/timeout) or its process be too busy (server/error). Sending it again is safe
   // (one per phone and question: the server answers a resend with the first choice), so the phone
   // does it by itself, a few seconds apart, while the question is open, and says it is sending.
-  const RESEND = ["net/timeout", "server/error"];
+  const RESEND = ["net/timeout", "server/error", "rate/limited"];
   const RESENDS = 4;
+  const NO_ANSWER = { ok: false, error: { code: "net/timeout", ko: "응답이 없습니다. 다시 시도하세요",
+                                          en: "No answer; try again" } };
+
+  // A prediction is a form post with the device's cookie, not a socket's event: deploy's nginx
+  // takes the hall's predictions itself (deploy/nginx/hall.lua); the server answers the same.
+  function post(question, option) {
+    const stop = new AbortController();
+    const timer = setTimeout(function () { stop.abort(); }, 8000);
+    return fetch("/a/" + encodeURIComponent(show) + "/predict", {
+      method: "POST", credentials: "same-origin", signal: stop.signal,
+      body: new URLSearchParams({ question: question, option: String(option) }),
+    }).then(function (response) { return response.json(); })
+      .then(function (ack) { return ack && typeof ack === "object" ? ack : NO_ANSWER; },
+            function () { return NO_ANSWER; })
+      .finally(function () { clearTimeout(timer); });
+  }
 
   function isOpen(question) {
     const q = ((crowd && crowd.questions) || []).find(function (o) { return o.id === question; });
@@ -142,7 +158,7 @@
     tries = tries || 0;
     picking = { question: question, option: option, sending: true, tries: tries };
     drawQuestion();
-    live.send("predict", { question: question, option: option }).then(function (ack) {
+    post(question, option).then(function (ack) {
       const code = ack && ack.error && ack.error.code;
       if ((!ack || !ack.ok) && RESEND.indexOf(code) >= 0 && tries < RESENDS && isOpen(question)) {
         setTimeout(function () { submit(question, option, tries + 1); }, 1000 + Math.random() * 2000);

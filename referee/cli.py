@@ -216,6 +216,14 @@ def build_parser() -> argparse.ArgumentParser:
     data_dir(p)
     p.set_defaults(run=print_documents)
 
+    p = sub.add_parser("hall-config", help="write what deploy's nginx needs to take the hall's predictions itself")
+    p.add_argument("--out", "-o", help="JSON file to write, readable by its owner only (default: print it)")
+    p.add_argument("--redis-host", help="the Redis nginx asks (default: REDIS_URL's; through Sentinel 127.0.0.1); "
+                   "unix:PATH for a socket")
+    p.add_argument("--redis-port", type=int, help="its port (default: REDIS_URL's; through Sentinel 6379)")
+    data_dir(p)
+    p.set_defaults(run=hall_config)
+
     p = sub.add_parser("export-show", help="write a show's evening as static HTML that opens with no server")
     p.add_argument("show")
     p.add_argument("--out", "-o", help="folder to write (default: SHOW-export); empty, or an earlier export")
@@ -262,6 +270,29 @@ def print_documents(args: argparse.Namespace) -> int:
     with open(out, "wb") as f:
         f.write(pdf)
     print(out)
+    return 0
+
+
+def hall_config(args: argparse.Namespace) -> int:
+    """deploy/nginx/hall.lua's settings (referee/server/hall.py) from the referee's own: REDIS_URL,
+    the secret key, the hall's rate limits, the standby."""
+    from referee.server.entry import limits_from_env, replicas_from_env
+    from referee.server.hall import hall_config as config
+    from referee.server.shows import load_secret
+    from referee.store import data_dir_from
+    from referee.store import redis_url as store_url
+
+    with store_url(args.data_dir) as url:
+        text = json.dumps(config(url, load_secret(data_dir_from(args.data_dir)), limits_from_env(),
+                                 replicas_from_env(url), host=args.redis_host, port=args.redis_port),
+                          ensure_ascii=False, indent=1)
+    if not args.out:
+        print(text)
+        return 0
+    fd = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(text + "\n")
+    print(args.out)
     return 0
 
 

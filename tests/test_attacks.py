@@ -28,7 +28,7 @@ from referee.server.service import player_room
 from referee.store import EmbeddedRedis
 
 from .live import PIN, Client, LiveServer, audience_version, free_port, views_at, wait_until
-from .test_crowd_live import hall_phone
+from .test_crowd_live import hall_phone, predict
 
 NAMES = ["나래", "가람", "라온", "다솜", "바다", "마루", "아름", "사랑", "자두"]
 
@@ -373,8 +373,8 @@ def play_a_coin_round(live: LiveServer) -> None:
         # The hall plays along: a question, one audience phone's prediction, the board.
         live.ok("set_current", show=show, table=table)
         question = live.ok("ask_question", show=show, table=table, key="coin_round")["question"]
-        hall, _ = hall_phone(live, show)
-        assert hall.call("predict", {"question": question, "option": 1})["ok"]
+        hall, device = hall_phone(live, show)
+        assert predict(live, show, device, question, 1)["ok"]
         for i, phone in enumerate(phones):
             assert phone.call("submit", {"table": table, "move": {"type": "put_coin", "coin": 5 * (i + 1)},
                                          "sid": f"c{i}"})["ok"]

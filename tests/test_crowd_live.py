@@ -1,4 +1,4 @@
-"""The hall's predictions over the real sockets of a live server (issue 28): the audience page
+"""The hall's predictions on a live server (issue 28), its sockets real: the audience page
 gives a phone its device cookie; a question asked from a running Coin table takes each
 device's prediction once (a resend, a reconnect: nothing more), closes at the boxes' opening,
 is answered by the table's result on the projector's view and scores the right phones; the
@@ -41,6 +41,13 @@ def hall_phone(server: LiveServer, show: str, session: requests.Session | None =
     return client, device
 
 
+def predict(server: LiveServer, show: str, device: str, question: str, option: object) -> dict:
+    """A phone's prediction, as the audience page sends it: a form post with its device cookie."""
+    answer = requests.post(f"{server.url}/a/{show}/predict", data={"question": question, "option": str(option)},
+                           headers={"Cookie": f"{DEVICE_COOKIE}={device}"}, timeout=30)
+    return answer.json()
+
+
 def coin_show(server: LiveServer) -> tuple[str, str]:
     show = "c" + uuid.uuid4().hex[:7]
     server.ok("create_show", show=show, name="관객 예측 쇼")
@@ -68,34 +75,34 @@ def test_predictions_count_once_close_at_the_reveal_and_score_from_the_tables_re
         qid = asked["question"]
         hall = [hall_phone(server, show) for _ in range(6)]
         phones = [c for c, _ in hall]
-        for i, phone in enumerate(phones):
+        for i, (phone, device) in enumerate(hall):
             phone.wait_for(lambda e, p: e == "crowd" and p["questions"] and p["questions"][-1]["state"] == "open")
             for _ in range(2):  # a double tap
-                ack = phone.call("predict", {"question": qid, "option": i % 3})
+                ack = predict(server, show, device, qid, i % 3)
                 assert ack["ok"], ack
         # A phone that reconnects is the same device: its prediction stands.
         phones[0].close()
         again = Client(server.url, "/crowd", {"show": show}, events=("crowd", "me"),
                        headers={"Cookie": f"{DEVICE_COOKIE}={hall[0][1]}"})
         phones[0] = again
-        ack = again.call("predict", {"question": qid, "option": 2})
+        ack = predict(server, show, hall[0][1], qid, 2)
         assert ack["ok"] and ack["prediction"] == {"question": qid, "option": 0, "again": True}
         assert again.wait_for(lambda e, p: e == "me")["votes"] == {qid: 0}
         # The projector's split is the stored count (sent at most twice a second).
         split = projector.wait_for(lambda e, p: e == "crowd" and p["questions"][-1]["total"] == 6)
         assert split["questions"][-1]["counts"] == [2, 2, 2]
         # Bad predictions: clear errors, nothing counted.
-        for bad in ({"question": qid, "option": 7}, {"question": "999", "option": 0}, {"question": qid}, "x"):
-            ack = phones[1].call("predict", bad)
+        for bad_question, bad_option in ((qid, 7), ("999", 0), (qid, ""), (qid, "x")):
+            ack = predict(server, show, hall[1][1], bad_question, bad_option)
             assert not ack["ok"] and ack["error"]["ko"] and ack["error"]["en"], ack
         # The round is played: seat 1's 20 beats seat 2's 5; the boxes' opening closes it.
         move(server, show, table, 0, {"type": "put_coin", "coin": 20})
         move(server, show, table, 1, {"type": "put_coin", "coin": 5})
-        late = hall_phone(server, show)[0]
+        late, late_device = hall_phone(server, show)
         phones.append(late)
         for seat in (0, 1):
             move(server, show, table, seat, {"type": "choose_token", "token": "STOP"})
-        refused = late.call("predict", {"question": qid, "option": 0})
+        refused = predict(server, show, late_device, qid, 0)
         assert not refused["ok"] and refused["error"]["code"] == "crowd/closed"
         resolved = projector.wait_for(lambda e, p: e == "crowd" and p["questions"][-1]["state"] == "resolved")
         assert resolved["questions"][-1]["answer"] == [0] and resolved["questions"][-1]["counts"] == [2, 2, 2]
@@ -119,7 +126,7 @@ def test_a_restart_mid_question_loses_no_prediction_and_the_question_comes_back(
         qid = server.ok("ask_question", show=show, text="첫 라운드 STOP 누가?", options=["가람", "나래", "둘 다"])["question"]
         session = requests.Session()
         phone, device = hall_phone(server, show, session)
-        assert phone.call("predict", {"question": qid, "option": 1})["ok"]
+        assert predict(server, show, device, qid, 1)["ok"]
         phone.close()
         server.restart()
         phone = Client(server.url, "/crowd", {"show": show}, events=("crowd", "me"),
@@ -127,7 +134,7 @@ def test_a_restart_mid_question_loses_no_prediction_and_the_question_comes_back(
         first = phone.wait_for(lambda e, p: e == "crowd")
         assert first["questions"][-1]["state"] == "open" and first["questions"][-1]["counts"] == [0, 1, 0]
         assert phone.wait_for(lambda e, p: e == "me")["votes"] == {qid: 1}
-        assert phone.call("predict", {"question": qid, "option": 0})["prediction"]["again"]
+        assert predict(server, show, device, qid, 0)["prediction"]["again"]
         server.ok("close_question", show=show, question=qid)
         server.ok("resolve_question", show=show, question=qid, answer=[1])
         wait_until(lambda: phone.call("me")["me"]["points"] == 1, what="the point")
@@ -179,9 +186,11 @@ def test_a_made_up_device_id_counts_nothing_and_nicknames_need_a_visible_letter(
             Client(server.url, "/crowd", {"show": show}, events=("crowd", "me"), headers={"Cookie": f"{DEVICE_COOKIE}={fake}"})
     page = requests.get(f"{server.url}/a/{show}", cookies={DEVICE_COOKIE: made_up}, timeout=10)
     assert page.status_code == 200 and page.cookies[DEVICE_COOKIE] != made_up  # a real one instead
-    phone, _device = hall_phone(server, show)
+    phone, device = hall_phone(server, show)
     try:
-        voted = phone.call("predict", {"question": qid, "option": 0})
+        for fake in ("x" * 24, made_up):  # nor a prediction with one
+            assert predict(server, show, fake, qid, 0)["error"]["code"] == "crowd/no_device"
+        voted = predict(server, show, device, qid, 0)
         assert voted["ok"] and voted["prediction"].get("option") == 0, voted
         for blank in ("\u3164", "\u2800", "\u0301"):
             refused = phone.call("nickname", {"name": blank})
@@ -201,9 +210,9 @@ def test_a_void_that_changes_a_resolved_answer_moves_the_points_and_one_that_rem
         qid = server.ok("ask_question", show=show, table=table, key="coin_round")["question"]
         hall = [hall_phone(server, show) for _ in range(3)]
         phones = [c for c, _ in hall]
-        for i, phone in enumerate(phones):  # one phone per option: 가람, 나래, equal
+        for i, (phone, device) in enumerate(hall):  # one phone per option: 가람, 나래, equal
             phone.wait_for(lambda e, p: e == "crowd" and p["questions"] and p["questions"][-1]["state"] == "open")
-            assert phone.call("predict", {"question": qid, "option": i})["ok"]
+            assert predict(server, show, device, qid, i)["ok"]
         move(server, show, table, 0, {"type": "put_coin", "coin": 20})
         move(server, show, table, 1, {"type": "put_coin", "coin": 5})  # entered wrongly: it was a 20
         for seat in (0, 1):
@@ -250,7 +259,7 @@ def test_with_the_reveal_hold_on_the_hall_hears_nothing_of_a_held_reveal_until_i
         server.ok("settings", show=show, name="reveal_hold", value="on")
         qid = server.ok("ask_question", show=show, table=table, key="coin_round")["question"]
         projector = Client(server.url, "/public", {"show": show}, events=("view", "crowd"))
-        phone, _ = hall_phone(server, show)
+        phone, device = hall_phone(server, show)
         phones = [phone, projector]
         phone.wait_for(lambda e, p: e == "crowd" and p["questions"] and p["questions"][-1]["state"] == "open")
         move(server, show, table, 0, {"type": "put_coin", "coin": 20})
@@ -260,7 +269,7 @@ def test_with_the_reveal_hold_on_the_hall_hears_nothing_of_a_held_reveal_until_i
         held = next(t["held"] for t in server.snapshot(show)["tables"] if t["view"]["table"] == table)
         assert held and held["count"] >= 1, "the boxes' opening is held"
         time.sleep(1.5)  # three ticks of the crowd's ticker
-        ack = phone.call("predict", {"question": qid, "option": 0})
+        ack = predict(server, show, device, qid, 0)
         assert ack["ok"] and not ack["prediction"]["again"], ack
         time.sleep(1.0)
         for client in phones:

@@ -7,9 +7,11 @@ served by the other."""
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -19,6 +21,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import requests
 
+from referee.server.hall import checkout_site, load_modules
 from referee.store import EmbeddedRedis
 
 from .live import Client, LiveServer, free_port, stage_key
@@ -35,9 +38,12 @@ def nginx_in_front(base: Path, env: dict[str, str] | None = None) -> Iterator[tu
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     if not Path(nginx).exists():
         pytest.fail("nginx is required for the deploy test (scripts/setup installs it)")
-    redis_server = EmbeddedRedis(base / "redis").start()
+    redis_server = EmbeddedRedis(base / "redis", port=free_port()).start()  # nginx's workers reach it too
     env = {"REDIS_URL": redis_server.url, "REFEREE_SECRET_KEY": uuid.uuid4().hex, "REFEREE_PROXIED": "1",
            **(env or {})}
+    # hall.lua's settings as deploy/README.md makes them: `referee hall-config` with the servers' settings.
+    subprocess.run([sys.executable, "-m", "referee.cli", "hall-config", "-o", str(base / "hall.json")], check=True,
+                   capture_output=True, env={**os.environ, **env})
     servers = []
     for name in ("a", "b"):
         (base / name).mkdir()
@@ -53,8 +59,9 @@ def nginx_in_front(base: Path, env: dict[str, str] | None = None) -> Iterator[tu
     site = re.sub(r"listen 443 ssl;", f"listen 127.0.0.1:{port} ssl;", site)
     site = site.replace("/etc/referee/tls", str(tls)).replace("/var/log/nginx/referee-access.log",
                                                              str(base / "referee-access.log"))
-    (base / "site.conf").write_text(site)
+    (base / "site.conf").write_text(checkout_site(site, base / "hall.json"))
     (base / "nginx.conf").write_text(f"""
+{load_modules()}
 daemon off;
 pid {base}/nginx.pid;
 error_log {base}/nginx-error.log;
@@ -200,10 +207,20 @@ def served(access: str, what: str) -> set[str]:
     return out
 
 
+def without_hall_lua(site: str) -> str:
+    site, loaded = re.subn(r"# The hall's predictions are taken by nginx itself.*?zone=referee_predict[^\n]*\n\n", "", site,
+                           flags=re.S)
+    site, located = re.subn(r"    location ~ \^/a/\(\[\^/\]\+\)/predict\$ \{.*?location @hall_busy \{.*?\n    \}\n", "", site,
+                            flags=re.S)
+    assert loaded == located == 1
+    return site
+
+
 def test_the_compose_site_is_the_site_with_the_compose_services():
     """deploy/nginx/compose.conf is referee.conf with the compose services' names and the image's
-    log path: the two do not drift apart."""
-    site = (DEPLOY / "nginx" / "referee.conf").read_text()
+    log path, and without hall.lua (the image has no Lua module: the hall's predictions go to
+    the audience's process): the two do not drift apart."""
+    site = without_hall_lua((DEPLOY / "nginx" / "referee.conf").read_text())
     compose = (DEPLOY / "nginx" / "compose.conf").read_text()
     expected = (site.replace("127.0.0.1:5001", "referee-1:5001").replace("127.0.0.1:5002", "referee-2:5002")
                 .replace("/var/log/nginx/referee-access.log", "/var/log/nginx/access.log"))

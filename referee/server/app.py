@@ -179,6 +179,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     # The hall's predictions count on the audience's connections: a burst of ten thousand
     # phones voting at once waits for those, never for the ones the players' moves use.
     crowd = Crowd(audience_client, key, settings.prefix, limits, replication)
+    crowd.publish_script()  # for deploy's nginx, which takes the hall's predictions itself
     desk = CrowdDesk(crowd, service, publish)
     sio.start_background_task(desk.run, sio.sleep)
     replays = Replays(service, publish)  # the console's 다시 보기 on the projector

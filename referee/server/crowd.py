@@ -37,6 +37,7 @@ screen shows it.
 from __future__ import annotations
 
 import json
+import re
 import time
 import unicodedata
 from collections.abc import Mapping
@@ -44,19 +45,49 @@ from typing import Any
 
 import redis
 
-from referee.kernel import Audience, Game, T, require
+from referee.kernel import Audience, Game, RuleError, T, require
 from referee.kernel import predictions as P
 from referee.store.replication import Alone
 
-from .devices import is_device, new_device
+from .devices import device_key, is_device, new_device
 from .limits import Limit, Limits, RateLimiter, limited
-from .shows import NAME_FORBIDDEN
+from .shows import NAME_FORBIDDEN, SHOW_ID
 from .web import every
 
 NICK_MAX = 12
 # Letters by their category that draw nothing (the Hangul fillers).
 INVISIBLE_LETTERS = frozenset("\u115f\u1160\u3164\uffa0")
 DEVICE_COOKIE = "ref_aud"
+
+# A prediction's form, as the page sends it and nginx's hall.lua reads it too.
+QUESTION_DIGITS, OPTION_DIGITS = (1, 9), (1, 2)
+QUESTION_FORM = re.compile("[0-9]{{{},{}}}".format(*QUESTION_DIGITS))
+OPTION_FORM = re.compile("[0-9]{{{},{}}}".format(*OPTION_DIGITS))
+# A refused prediction, by what refused it (the script's status, or the form): the same words
+# from the server and from nginx's hall.lua (referee/server/hall.py).
+PREDICT_ERRORS = {
+    "no_device": ("crowd/no_device", "관객 페이지를 먼저 여세요 (QR 또는 주소)",
+                  "Open the audience page first (its QR or address)"),
+    "no_question": ("crowd/no_such_question", "없는 질문입니다", "No such question"),
+    "bad_option": ("crowd/bad_option", "보기 번호가 잘못되었습니다", "Bad option number"),
+    "bad": ("crowd/bad_option", "없는 보기입니다", "No such option"),
+    "closed": ("crowd/closed", "예측이 마감되었습니다", "Predictions are closed for this question"),
+}
+
+
+def refused(why: str) -> RuleError:
+    return RuleError(*PREDICT_ERRORS[why])
+
+
+def _require_question_form(show: Any, qid: Any) -> None:
+    if not (isinstance(qid, str) and QUESTION_FORM.fullmatch(qid) and isinstance(show, str) and SHOW_ID.fullmatch(show)):
+        raise refused("no_question")
+
+
+def script_key(prefix: str) -> str:
+    return f"{prefix}crowd:predict_script"
+
+
 OPEN, CLOSED, RESOLVED = "open", "closed", "resolved"
 BOARD_SIZE = 10
 
@@ -246,7 +277,7 @@ class Crowd:
         self.r = client
         # With a standby, a prediction is acknowledged once its replica has it (docs/backup.md).
         self.replication = replication or Alone()
-        self.key = key  # signs the devices' ids (referee/server/devices.py)
+        self.key = device_key(key)  # signs the devices' ids (referee/server/devices.py)
         self.p = prefix
         self.limits = limits or Limits()
         self.rates = RateLimiter(client, prefix)
@@ -337,13 +368,24 @@ class Crowd:
 
     # -- the hall ---------------------------------------------------------------------------------
 
+    def take(self, show: str, form: Mapping[str, Any], device: Any, address: str) -> dict[str, Any]:
+        """A prediction as the audience page posts it (its form, its device cookie). nginx's
+        deploy/nginx/hall.lua takes it the very same way, with the same script and these errors
+        (referee/server/hall.py), so that nginx takes the hall's predictions itself."""
+        if not self.is_device(device):  # only an id the audience page issued (signed): none made up
+            raise refused("no_device")
+        qid, option = form.get("question"), form.get("option")
+        _require_question_form(show, qid)
+        if not (isinstance(option, str) and OPTION_FORM.fullmatch(option)):
+            raise refused("bad_option")
+        return self.predict(show, qid, device, int(option), address)
+
     def predict(self, show: str, qid: Any, device: str, option: Any, address: str) -> dict[str, Any]:
         """One device's prediction: counted once (a resend, or one after a reconnect, changes
         nothing), refused once the question is closed."""
-        require(isinstance(qid, str) and qid.isdigit() and len(qid) < 10, "crowd/no_such_question",
-                "없는 질문입니다", "No such question")
-        require(isinstance(option, int) and not isinstance(option, bool) and 0 <= option < 100, "crowd/bad_option",
-                "보기 번호가 잘못되었습니다", "Bad option number")
+        _require_question_form(show, qid)
+        if not (isinstance(option, int) and not isinstance(option, bool) and 0 <= option < 100):
+            raise refused("bad_option")
         log_key, _, hold = self._fixed_of(show, qid)
         dev, addr = self.limits.crowd_device, self.limits.crowd_address
         keys = [self.k(show, "q", qid), log_key, self.k(show, "v", qid), self.k(show, "c", qid), self.k(show, "t", qid),
@@ -353,9 +395,13 @@ class Crowd:
         status = out[0]
         if status == "rate":
             raise limited(dev)
-        require(status != "closed", "crowd/closed", "예측이 마감되었습니다", "Predictions are closed for this question")
-        require(status != "bad", "crowd/bad_option", "없는 보기입니다", "No such option")
+        if status in PREDICT_ERRORS:
+            raise refused(status)
         return {"question": qid, "option": int(out[1]), "again": status == "again"}
+
+    def publish_script(self) -> None:
+        """The prediction script where nginx's hall.lua finds it (it runs the very same one)."""
+        self.r.set(script_key(self.p), _PREDICT)
 
     def set_nickname(self, show: str, device: str, name: Any, address: str) -> str:
         self._spend(device, address)
@@ -517,7 +563,8 @@ class Crowd:
         fixed = self._fixed.get((show, qid))
         if fixed is None:
             log_key, n, hold_show, released = self.r.hmget(self.k(show, "q", qid), "log", "n", "hold_show", "hold_released")
-            require(n is not None, "crowd/no_such_question", "없는 질문입니다", "No such question")
+            if n is None:
+                raise refused("no_question")
             fixed = self._fixed[(show, qid)] = (log_key or "", int(n), (hold_show or "", released or ""))
         return fixed
 

@@ -41,6 +41,11 @@ class Alone:
         """Nothing to wait for without a standby."""
 
 
+# Where the watch writes whether writes wait for the standby ("1") or not ("0"): deploy's nginx,
+# which takes the hall's predictions itself (deploy/nginx/hall.lua), reads it to wait as these do.
+READY_KEY = "ref:pair:ready"
+
+
 class Replication(Alone):
     def __init__(self, client: redis.Redis, wanted: int = 1, wait_ms: int = WAIT_MS,
                  clock: Any = time.time) -> None:
@@ -105,6 +110,8 @@ class Replication(Alone):
         self.lag = min((float(v.get("lag", 0)) for v in online), default=None)
         ok = info.get("role") == "master" and self.replicas >= self.wanted and (self.lag or 0) <= MAX_LAG
         self._set(ok, f"{self.replicas} replicas online, lag {self.lag}")
+        if info.get("role") == "master":
+            self.client.set(READY_KEY, "1" if self.ready else "0")
         told, self._told = self._told, self.facts()
         return self._told != told
 

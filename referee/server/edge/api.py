@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, jsonify, request
+from flask import Response, request
 
 from referee.kernel import RuleError
 
 from ..service import Staff
 from ..web import parse_json
-from .wiring import Wiring, csrf_ok, guard
+from .wiring import Wiring, answer, csrf_ok, guard
 
 
 def register(w: Wiring) -> None:
@@ -42,7 +42,7 @@ def register(w: Wiring) -> None:
                 raise RuleError("api/bad_payload", "요청 본문은 JSON 객체여야 합니다", "The request body must be a JSON object")
             return service.command(api_staff(payload), command, payload)
 
-        return _answer(guard(run))
+        return answer(guard(run))
 
     @app.get("/api/shows/<show>")
     def api_show(show: str) -> tuple[Response, int]:
@@ -50,7 +50,7 @@ def register(w: Wiring) -> None:
             _reading(api_staff({"show": show}), show)
             return {"snapshot": service.dealer_snapshot(show)}
 
-        return _answer(guard(run))
+        return answer(guard(run))
 
     @app.get("/api/shows/<show>/tables/<table>/log")
     def api_log(show: str, table: str) -> tuple[Response, int]:
@@ -61,26 +61,9 @@ def register(w: Wiring) -> None:
             t = service.table(table)
             return {"header": t.header, "entries": t.store.entries(table)}
 
-        return _answer(guard(run))
+        return answer(guard(run))
 
     def _reading(staff: Staff, show: str) -> None:
         shows.require(show)
         if not staff.may(show):
             raise RuleError("auth/staff_only", "이 쇼의 스태프 로그인이 필요합니다", "Staff login for this show is required")
-
-
-def _answer(out: dict[str, Any]) -> tuple[Response, int]:
-    """A JSON API response: 200 with the result, or the error's HTTP status."""
-    return jsonify(out), 200 if out["ok"] else _status(out["error"]["code"])
-
-
-def _status(code: str) -> int:
-    if code == "rate/limited":
-        return 429
-    if code.startswith("auth/"):
-        return 401 if code in ("auth/staff_only", "auth/bad_pin") else 403
-    if code == "server/error":
-        return 500
-    if code.endswith(("no_show", "no_table")):
-        return 404
-    return 400 if code.startswith("api/") else 409

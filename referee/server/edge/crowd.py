@@ -10,9 +10,9 @@ from flask_socketio import join_room
 
 from referee.kernel import RuleError
 
-from ..crowd import DEVICE_COOKIE, crowd_room
+from ..crowd import DEVICE_COOKIE, crowd_room, refused
 from ..web import clean, lane
-from .wiring import Wiring, connect_auth, guard, refusal, unparsed
+from .wiring import Wiring, answer, connect_auth, guard, refusal, unparsed
 
 
 def register(w: Wiring) -> None:
@@ -43,8 +43,7 @@ def register(w: Wiring) -> None:
                                     "This screen cannot connect in that lane"))
         device = request.cookies.get(DEVICE_COOKIE)
         if not crowd.is_device(device):  # only an id the audience page issued (signed): none made up
-            raise refusal(RuleError("crowd/no_device", "관객 페이지를 먼저 여세요 (QR 또는 주소)",
-                                    "Open the audience page first (its QR or address)"))
+            raise refusal(refused("no_device"))
         hall[request.sid] = (show, device)
         join_room(crowd_room(show))
         w.welcome("/crowd", w.desk.payload(show), event="crowd")
@@ -56,14 +55,13 @@ def register(w: Wiring) -> None:
             raise RuleError("crowd/no_device", "관객 페이지를 다시 여세요", "Open the audience page again")
         return known
 
-    @sio.on("predict", namespace="/crowd")
-    def crowd_predict(payload: Any = None) -> dict[str, Any]:
-        def run() -> dict[str, Any]:
-            show, device = hall_phone()
-            asked = clean(payload) if isinstance(payload, dict) else {}
-            return {"prediction": crowd.predict(show, asked.get("question"), device, asked.get("option"), w.address())}
-
-        return guard(run)
+    @app.post("/a/<show>/predict")
+    def audience_predict(show: str) -> tuple[Response, int]:
+        """A prediction: a form post with the device's cookie, not a socket's event, so that
+        deploy's nginx takes the hall's predictions itself (deploy/nginx/hall.lua, the same
+        script and answers; docs/performance.md, Goal 8) and this is the way in without it."""
+        return answer(guard(lambda: {"prediction": crowd.take(show, request.form, request.cookies.get(DEVICE_COOKIE),
+                                                                  w.address())}))
 
     @sio.on("nickname", namespace="/crowd")
     def crowd_nickname(payload: Any = None) -> dict[str, Any]:

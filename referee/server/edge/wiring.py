@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis
-from flask import Flask, request, session
+from flask import Flask, Response, jsonify, request, session
 from flask_socketio import ConnectionRefusedError, SocketIO
 from werkzeug.exceptions import HTTPException
 
@@ -57,6 +57,24 @@ def guard(call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     except Exception:  # an unexpected failure must not kill the socket or leak a trace
         log.exception("command failed")
         return error(RuleError("server/error", "서버 오류입니다. 다시 시도하세요", "Server error; please try again"))
+
+
+def answer(out: dict[str, Any]) -> tuple[Response, int]:
+    """A JSON response of the API (or the hall's predictions): 200 with the result, or the
+    error's HTTP status."""
+    return jsonify(out), 200 if out["ok"] else status_of(out["error"]["code"])
+
+
+def status_of(code: str) -> int:
+    if code == "rate/limited":
+        return 429
+    if code.startswith("auth/"):
+        return 401 if code in ("auth/staff_only", "auth/bad_pin") else 403
+    if code == "server/error":
+        return 500
+    if code.endswith(("no_show", "no_table")):
+        return 404
+    return 400 if code.startswith("api/") else 409
 
 
 def refusal(err: RuleError) -> ConnectionRefusedError:

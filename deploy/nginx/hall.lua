@@ -1,0 +1,193 @@
+-- The hall's predictions, taken by nginx itself (issue 34; docs/performance.md, Goal 8).
+--
+-- A prediction is one Redis script. Through the referee's Python processes it cost the server
+-- about 1.6 ms of CPU (a websocket frame, Socket.IO, Flask, redis-py, the acknowledgement, nginx
+-- both ways); nginx running the same script itself costs about a tenth of that, and the
+-- processes keep their loop for the screens and the players. Nothing is decided here that the
+-- referee does not decide the same way: the script is the referee's own (every process stores
+-- it in Redis at its start: crowd._PREDICT), the form's checks are the server's (their sizes come
+-- from hall.json), and every refusal is the server's own answer, word for word (hall.json,
+-- written by `referee hall-config`: referee/server/hall.py). tests/test_hall.py sends the same
+-- predictions both ways and compares the answers.
+--
+-- Debian: apt install libnginx-mod-http-lua lua-nginx-redis lua-cjson. deploy/nginx/referee.conf
+-- loads this file (init in nginx's master, which may read the root-only hall.json).
+
+local cjson = require "cjson.safe"
+-- lua-resty-redis: Debian's lua-nginx-redis names it nginx.redis, OpenResty resty.redis
+local found, redis = pcall(require, "nginx.redis")
+if not found then redis = require "resty.redis" end
+
+local M = {}
+local conf          -- hall.json
+local device_key    -- its device_key, as bytes
+local patterns = {} -- the forms, as Lua patterns
+local sha           -- the prediction script's SHA1, once loaded
+local fixed = {}    -- question key -> {log, hold show, hold released}: fixed once asked
+local fixed_count = 0
+local pair = { at = -1, ready = false }  -- whether writes wait for the standby (read once a second)
+
+local function digits(range)
+  return "^" .. string.rep("%d", range[1]) .. string.rep("%d?", range[2] - range[1]) .. "$"
+end
+
+function M.init(path)
+  local file = assert(io.open(path, "r"), "hall.json not found: " .. path)
+  conf = assert(cjson.decode(file:read("*a")), "hall.json is not JSON")
+  file:close()
+  for _, name in ipairs({ "username", "password", "port" }) do  -- JSON's null: none
+    if conf.redis[name] == cjson.null then conf.redis[name] = nil end
+  end
+  device_key = (conf.device_key:gsub("%x%x", function (h) return string.char(tonumber(h, 16)) end))
+  local chars = "[%w_%-]"
+  patterns.device = "^(" .. string.rep(chars, conf.device_chars[1]) .. ")%.(" .. string.rep(chars, conf.device_chars[2]) .. ")$"
+  patterns.question = digits(conf.question_digits)
+  patterns.option = digits(conf.option_digits)
+end
+
+local function reply(status, body)
+  ngx.status = status
+  ngx.header["Content-Type"] = "application/json"
+  ngx.header["Cache-Control"] = "no-store"
+  ngx.header["Content-Length"] = #body
+  ngx.print(body)
+  return ngx.exit(status)
+end
+
+local function refuse(why)
+  local err = conf.errors[why]
+  return reply(err.status, err.body)
+end
+
+local function b64url(bytes)
+  return (ngx.encode_base64(bytes):gsub("+", "-"):gsub("/", "_"):gsub("=", ""))
+end
+
+-- The device id of the cookie, if the referee issued it (referee/server/devices.py).
+local function device()
+  local id = ngx.var["cookie_" .. conf.cookie]
+  if not id then return nil end
+  local token, tag = id:match(patterns.device)
+  if not token or b64url(ngx.hmac_sha1(device_key, "referee-device:" .. token):sub(1, 12)) ~= tag then
+    return nil
+  end
+  return id
+end
+
+local function connect()
+  local red = redis:new()
+  red:set_timeouts(1000, 1000, 2000)
+  local ok, err = red:connect(conf.redis.host, conf.redis.port)
+  if not ok then return nil, err end
+  if red:get_reused_times() == 0 then
+    if conf.redis.password then
+      if conf.redis.username then ok, err = red:auth(conf.redis.username, conf.redis.password)
+      else ok, err = red:auth(conf.redis.password) end
+      if not ok then red:close(); return nil, err end
+    end
+    if conf.redis.db ~= 0 then
+      ok, err = red:select(conf.redis.db)
+      if not ok then red:close(); return nil, err end
+    end
+  end
+  return red
+end
+
+local function fixed_of(red, q)
+  local found = fixed[q]
+  if found then return found end
+  local res, err = red:hmget(q, "log", "n", "hold_show", "hold_released")
+  if not res then return nil, err end
+  if res[2] == ngx.null then return false end
+  local function text(v) return v == ngx.null and "" or v end
+  found = { text(res[1]), text(res[3]), text(res[4]) }
+  if fixed_count > 10000 then fixed, fixed_count = {}, 0 end
+  fixed[q], fixed_count = found, fixed_count + 1
+  return found
+end
+
+local function run_script(red, keys, args)
+  local call = { #keys }
+  for _, list in ipairs({ keys, args }) do
+    for _, v in ipairs(list) do call[#call + 1] = v end
+  end
+  if sha then
+    local res, err = red:evalsha(sha, unpack(call))
+    if res or not (err and err:find("NOSCRIPT", 1, true)) then return res, err end
+  end
+  local text, err = red:get(conf.script_key)
+  if not text then return nil, err end
+  if text == ngx.null then return nil, "the referee has not stored its prediction script yet" end
+  local loaded
+  loaded, err = red:script("load", text)
+  if not loaded then return nil, err end
+  sha = loaded
+  return red:evalsha(sha, unpack(call))
+end
+
+-- With a standby: a prediction is acknowledged once the replica has it, while the referee's
+-- watch says the replica is there (referee/store/replication.py), as the server's writes.
+local function copied(red)
+  if conf.replicas < 1 then return true end
+  local now = ngx.now()
+  if now - pair.at >= 1 then
+    local ready = red:get(conf.ready_key)
+    pair.at, pair.ready = now, ready == "1"
+  end
+  if pair.ready then
+    local copies = red:wait(conf.replicas, 250)
+    if copies and copies < conf.replicas then pair.ready = false end
+  end
+  return true
+end
+
+function M.predict(show)
+  local id = device()
+  if not id then return refuse("no_device") end
+  ngx.req.read_body()
+  local form = ngx.req.get_post_args(16)
+  local question, option = form.question, form.option
+  if type(question) ~= "string" or not question:match(patterns.question)
+      or not show:match("^[a-z0-9][a-z0-9%-]*$") or #show > 40 then
+    return refuse("no_question")
+  end
+  if type(option) ~= "string" or not option:match(patterns.option) then return refuse("bad_option") end
+  local red, err = connect()
+  if not red then
+    ngx.log(ngx.ERR, "the hall's Redis: ", err)
+    return refuse("server")
+  end
+  local base = conf.prefix .. "crowd:" .. show .. ":"
+  local q = base .. "q:" .. question
+  local f
+  f, err = fixed_of(red, q)
+  if f == false then red:set_keepalive(60000, 64); return refuse("no_question") end
+  if not f then
+    ngx.log(ngx.ERR, "the hall's Redis: ", err)
+    red:close()
+    return refuse("server")
+  end
+  local dev, addr = conf.limits.device, conf.limits.address
+  local now = ngx.time()
+  local keys = { q, f[1], base .. "v:" .. question, base .. "c:" .. question, base .. "t:" .. question, base .. "board",
+                 conf.prefix .. "rate:crowd-dev:" .. id .. ":" .. math.floor(now / dev[2]),
+                 conf.prefix .. "rate:crowd-addr:" .. ngx.var.remote_addr .. ":" .. math.floor(now / addr[2]),
+                 f[2], f[3] }
+  local res
+  res, err = run_script(red, keys, { id, tonumber(option), dev[1], dev[2], addr[1], addr[2] })
+  if not res then
+    ngx.log(ngx.ERR, "the hall's prediction script: ", err)
+    red:close()
+    return refuse("server")
+  end
+  copied(red)
+  red:set_keepalive(60000, 64)
+  local status = res[1]
+  if status == "ok" or status == "again" then
+    return reply(200, '{"ok": true, "prediction": {"question": "' .. question .. '", "option": ' .. tonumber(res[2])
+                 .. ', "again": ' .. (status == "again" and "true" or "false") .. '}}')
+  end
+  return refuse(status)
+end
+
+return M

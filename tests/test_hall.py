@@ -1,0 +1,156 @@
+"""The hall's predictions taken by nginx itself (issue 34; deploy/nginx/hall.lua): through the real
+nginx of deploy/ (with Debian's Lua module) and straight to the server, the same predictions get
+the same answers, word for word: counted once, a resend answered with the first choice, a made-up
+or foreign device refused, a bad form refused, the device's rate limit, a closed question; nginx
+answers them without the referee's processes, and the counts are the referee's own."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import uuid
+from typing import Any
+
+import pytest
+import requests
+
+from referee.server.crowd import DEVICE_COOKIE
+from referee.server.devices import device_key, new_device
+
+from .test_deploy import nginx_in_front
+
+RATE = "4/30"  # a device's predictions in a window, small enough to reach
+
+
+@pytest.fixture(scope="module")
+def proxied(tmp_path_factory):
+    with nginx_in_front(tmp_path_factory.mktemp("hall"), env={"REFEREE_RATE_CROWD_DEVICE": RATE}) as running:
+        yield running
+
+
+def https_session(base: Any) -> requests.Session:
+    session = requests.Session()
+    session.verify = str(base / "tls" / "ca.crt")
+    session.trust_env = False
+    return session
+
+
+def test_nginx_and_the_server_answer_every_prediction_alike(proxied):
+    url, servers, base, _plain = proxied
+    audience = servers[1].url  # the audience's process, straight
+    staff = https_session(base)
+
+    def api(command: str, **payload: Any) -> dict[str, Any]:
+        out = staff.post(f"{url}/api/{command}", json=payload, headers={"X-Staff-Pin": "4321"}, timeout=30).json()
+        assert out["ok"], out
+        return out
+
+    show = "h" + uuid.uuid4().hex[:8]
+    api("create_show", show=show, name="관객 예측")
+    qid = api("ask_question", show=show, text="누가 이길까요?", options=["가람", "나래", "다온"])["question"]
+    late = api("ask_question", show=show, text="마감된 질문", options=["예", "아니요"])["question"]
+    api("close_question", show=show, question=late)
+
+    def device() -> str:
+        """A device as the audience page issues it, through nginx (each from the page, not made up)."""
+        page = https_session(base).get(f"{url}/a/{show}", timeout=10)
+        assert page.status_code == 200
+        return page.cookies[DEVICE_COOKIE]
+
+    def send(to: str, cookie: str | None, form: dict[str, str], show_id: str = show) -> tuple[int, Any]:
+        session = https_session(base)
+        if to == url:
+            time.sleep(0.2)  # within nginx's limit of one address's predictions (5 a second)
+        answer = session.post(f"{to}/a/{show_id}/predict", data=form, timeout=10,
+                              headers={"Cookie": f"{DEVICE_COOKIE}={cookie}"} if cookie is not None else {})
+        return answer.status_code, answer.json()
+
+    foreign = new_device(device_key(b"another server's secret"))
+    made_up = "A" * 22 + "." + "B" * 16
+    one_shot = [  # (cookie, form, show): each the same way to both
+        ("device", {"question": qid, "option": "1"}, show),
+        ("device", {"question": qid, "option": "2"}, show),  # a resend: the first choice, again
+        (None, {"question": qid, "option": "0"}, show),
+        (made_up, {"question": qid, "option": "0"}, show),
+        (foreign, {"question": qid, "option": "0"}, show),
+        ("device", {"question": "abc", "option": "0"}, show),
+        ("device", {"question": "", "option": "0"}, show),
+        ("device", {"question": "1234567890", "option": "0"}, show),
+        ("device", {"option": "0"}, show),
+        ("device", {"question": "99999", "option": "0"}, show),
+        ("device", {"question": qid, "option": "0"}, "no-such-show"),
+        ("device", {"question": qid, "option": "0"}, "Bad_Show"),
+        ("device", {"question": qid, "option": "x"}, show),
+        ("device", {"question": qid, "option": "-1"}, show),
+        ("device", {"question": qid, "option": "1.0"}, show),
+        ("device", {"question": qid, "option": "100"}, show),
+        ("device", {"question": qid}, show),
+        ("device", {"question": qid, "option": "7"}, show),  # no such option of three
+        ("device", {"question": late, "option": "0"}, show),  # closed
+    ]
+    ways = {"server": audience, "nginx": url}
+    devices = {way: device() for way in ways}  # one device per way: the two paths change the same store
+    answers: dict[str, list[Any]] = {way: [] for way in ways}
+    for way, to in ways.items():
+        for cookie, form, show_id in one_shot:
+            answers[way].append(send(to, devices[way] if cookie == "device" else cookie, form, show_id))
+    for i, ((cookie, form, show_id), by_server, by_nginx) in enumerate(zip(one_shot, answers["server"], answers["nginx"],
+                                                                          strict=True)):
+        assert by_server == by_nginx, (i, cookie, form, show_id, by_server, by_nginx)
+    assert answers["nginx"][0] == (200, {"ok": True, "prediction": {"question": qid, "option": 1, "again": False}})
+    assert answers["nginx"][1] == (200, {"ok": True, "prediction": {"question": qid, "option": 1, "again": True}})
+    codes = [a[1].get("error", {}).get("code") for a in answers["nginx"][2:]]
+    assert codes == ["crowd/no_device"] * 3 + ["crowd/no_such_question"] * 7 + ["crowd/bad_option"] * 6 + ["crowd/closed"]
+    assert all(a[1]["error"]["ko"] and a[1]["error"]["en"] for a in answers["nginx"][2:])
+
+    # The device's rate limit (4 in 30 s, this server's setting): the fifth answer is "too many",
+    # the same both ways (the device's earlier sends above count too).
+    limited = {}
+    for way, to in ways.items():
+        cookie = device()
+        limited[way] = [send(to, cookie, {"question": qid, "option": "0"}) for _ in range(5)]
+    assert limited["server"] == limited["nginx"]
+    assert [a[0] for a in limited["nginx"]] == [200] * 4 + [429]
+    assert limited["nginx"][4][1]["error"]["code"] == "rate/limited" and limited["nginx"][4][1]["error"]["values"] == {
+        "seconds": 30}
+
+    # Counted once per device, whichever way it came: the console's counts are the accepted ones.
+    counts = api_counts(staff, url, show, qid)
+    assert counts == [1 + 1, 1 + 1, 0], counts  # each way's first device (option 1), its limited one (option 0)
+
+    # nginx answered the predictions itself: none reached a referee process.
+    logged = [line for line in (base / "referee-access.log").read_text().splitlines() if "/predict " in line]
+    assert logged and all(line.split()[-1] == "-" for line in logged), logged[:3]
+
+    # One address sending faster than phones do (a script): nginx holds it at five a second after
+    # a burst, with the server's kind of answer, and nothing more is counted.
+    cookie = device()
+    burst = [https_session(base).post(
+        f"{url}/a/{show}/predict", data={"question": qid, "option": "2"}, headers={"Cookie": f"{DEVICE_COOKIE}={cookie}"},
+        timeout=10) for _ in range(40)]
+    held = [a for a in burst if a.status_code == 429]
+    assert held and all(a.json()["error"]["code"] == "rate/limited" and a.json()["error"]["ko"] for a in held)
+    assert api_counts(staff, url, show, qid)[2] <= 1
+
+
+def api_counts(staff: requests.Session, url: str, show: str, qid: str) -> list[int]:
+    snapshot = staff.get(f"{url}/api/shows/{show}", headers={"X-Staff-Pin": "4321"}, timeout=30).json()["snapshot"]
+    return next(q["counts"] for q in snapshot["crowd"]["questions"] if q["id"] == qid)
+
+
+def test_hall_config_holds_the_devices_key_and_never_the_servers_secret(tmp_path):
+    """nginx's settings carry the key derived for device ids: not the secret that signs the
+    players' links; the file is its owner's alone."""
+    secret = uuid.uuid4().hex
+    out = tmp_path / "hall.json"
+    env = {**os.environ, "REDIS_URL": "redis://referee:pw@127.0.0.1:6390/2", "REFEREE_SECRET_KEY": secret}
+    subprocess.run([sys.executable, "-m", "referee.cli", "hall-config", "-o", str(out)], check=True, env=env,
+                   capture_output=True)
+    text = out.read_text()
+    config = json.loads(text)
+    assert secret not in text and config["device_key"] == device_key(secret.encode()).hex()
+    assert config["redis"] == {"host": "127.0.0.1", "port": 6390, "username": "referee", "password": "pw", "db": 2}
+    assert out.stat().st_mode & 0o777 == 0o600
