@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -15,11 +16,14 @@ import uuid
 from typing import Any
 
 import pytest
+import redis
 import requests
 
 from referee.server.crowd import DEVICE_COOKIE
 from referee.server.devices import device_key, new_device
 
+from .live import wait_until
+from .test_backup import RedisProcess
 from .test_deploy import nginx_in_front
 
 RATE = "4/30"  # a device's predictions in a window, small enough to reach
@@ -27,7 +31,9 @@ RATE = "4/30"  # a device's predictions in a window, small enough to reach
 
 @pytest.fixture(scope="module")
 def proxied(tmp_path_factory):
-    with nginx_in_front(tmp_path_factory.mktemp("hall"), env={"REFEREE_RATE_CROWD_DEVICE": RATE}) as running:
+    # A standby is wanted (REFEREE_REPLICAS) but none is there until the last test starts one.
+    with nginx_in_front(tmp_path_factory.mktemp("hall"), env={"REFEREE_RATE_CROWD_DEVICE": RATE,
+                                                                "REFEREE_REPLICAS": "1"}) as running:
         yield running
 
 
@@ -60,7 +66,7 @@ def test_nginx_and_the_server_answer_every_prediction_alike(proxied):
         assert page.status_code == 200
         return page.cookies[DEVICE_COOKIE]
 
-    def send(to: str, cookie: str | None, form: dict[str, str], show_id: str = show) -> tuple[int, Any]:
+    def send(to: str, cookie: str | None, form: Any, show_id: str = show) -> tuple[int, Any]:
         session = https_session(base)
         if to == url:
             time.sleep(0.2)  # within nginx's limit of one address's predictions (5 a second)
@@ -81,6 +87,7 @@ def test_nginx_and_the_server_answer_every_prediction_alike(proxied):
         ("device", {"question": "1234567890", "option": "0"}, show),
         ("device", {"option": "0"}, show),
         ("device", {"question": "99999", "option": "0"}, show),
+        ("device", [("question", qid), ("question", late), ("option", "0")], show),  # which one?
         ("device", {"question": qid, "option": "0"}, "no-such-show"),
         ("device", {"question": qid, "option": "0"}, "Bad_Show"),
         ("device", {"question": qid, "option": "x"}, show),
@@ -103,7 +110,7 @@ def test_nginx_and_the_server_answer_every_prediction_alike(proxied):
     assert answers["nginx"][0] == (200, {"ok": True, "prediction": {"question": qid, "option": 1, "again": False}})
     assert answers["nginx"][1] == (200, {"ok": True, "prediction": {"question": qid, "option": 1, "again": True}})
     codes = [a[1].get("error", {}).get("code") for a in answers["nginx"][2:]]
-    assert codes == ["crowd/no_device"] * 3 + ["crowd/no_such_question"] * 7 + ["crowd/bad_option"] * 6 + ["crowd/closed"]
+    assert codes == ["crowd/no_device"] * 3 + ["crowd/no_such_question"] * 8 + ["crowd/bad_option"] * 6 + ["crowd/closed"]
     assert all(a[1]["error"]["ko"] and a[1]["error"]["en"] for a in answers["nginx"][2:])
 
     # The device's rate limit (4 in 30 s, this server's setting): the fifth answer is "too many",
@@ -154,3 +161,75 @@ def test_hall_config_holds_the_devices_key_and_never_the_servers_secret(tmp_path
     assert secret not in text and config["device_key"] == device_key(secret.encode()).hex()
     assert config["redis"] == {"host": "127.0.0.1", "port": 6390, "username": "referee", "password": "pw", "db": 2}
     assert out.stat().st_mode & 0o777 == 0o600
+
+
+def test_a_phone_in_chromium_predicts_through_nginx(proxied, browser):
+    """The audience page over HTTPS through deploy's nginx: the phone taps, confirms, gets its
+    receipt from hall.lua, and the console counts it; a second tap is not offered."""
+    url, _servers, base, _plain = proxied
+    staff = https_session(base)
+    pin = {"X-Staff-Pin": "4321"}
+    show = "h" + uuid.uuid4().hex[:8]
+    assert staff.post(f"{url}/api/create_show", json={"show": show, "name": "관객"}, headers=pin, timeout=30).json()["ok"]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                  ignore_https_errors=True)
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{url}/a/{show}")
+        page.wait_for_selector("#conn[data-state=online]")
+        page.click("#nick-skip")
+        qid = staff.post(f"{url}/api/ask_question", json={"show": show, "text": "누가 이길까요?", "options": ["가람", "나래"]},
+                         headers=pin, timeout=30).json()["question"]
+        page.wait_for_selector(f".aq-text[data-question='{qid}']")
+        page.click(".aq-option[data-option='1']")
+        page.click("[data-action=confirm]")
+        page.wait_for_selector("[data-role=receipt]")
+        assert page.locator(".aq-option[data-option='0']").is_disabled() and page.locator("#error").is_hidden()
+        wait_until(lambda: api_counts(staff, url, show, qid) == [0, 1], timeout=10, what="the count (a tick old at most)")
+        logged = [line for line in (base / "referee-access.log").read_text().splitlines()
+                  if f"/a/{show}/predict " in line]
+        assert len(logged) == 1 and logged[0].split()[-1] == "-" and " 200 " in logged[0], logged
+        assert not errors, errors
+    finally:
+        context.close()
+
+
+def test_with_a_standby_nginx_acknowledges_a_prediction_once_the_replica_has_it(proxied, tmp_path):
+    """A standby's Redis replicating the show's: once the processes' watch says it is there,
+    nginx's prediction waits for its copy as the server's writes do (a stopped replica holds the
+    answer for WAIT's 250 ms, then the show goes on alone); the replica holds every vote nginx
+    acknowledged while it ran."""
+    url, servers, base, _plain = proxied
+    primary = redis.connection.parse_url(servers[0].env["REDIS_URL"])
+    replica = RedisProcess(tmp_path, "replica", f"replicaof 127.0.0.1 {primary['port']}\n"
+                                                f"masterauth {primary['password']}").start()
+    staff = https_session(base)
+    pin = {"X-Staff-Pin": "4321"}
+    try:
+        show = "h" + uuid.uuid4().hex[:8]
+        assert staff.post(f"{url}/api/create_show", json={"show": show, "name": "관객"}, headers=pin, timeout=30).json()["ok"]
+        wait_until(lambda: staff.get(f"{url}/api/shows/{show}", headers=pin, timeout=30).json()["snapshot"]["backup"]["ready"],
+                   timeout=20, what="the standby's copy ready")
+        qid = staff.post(f"{url}/api/ask_question", json={"show": show, "text": "누가?", "options": ["가", "나"]},
+                         headers=pin, timeout=30).json()["question"]
+        time.sleep(1.2)  # each nginx worker reads the watch's word at most once a second
+        votes = f"ref:crowd:{show}:v:{qid}"
+        for _ in range(3):
+            cookie = https_session(base).get(f"{url}/a/{show}", timeout=10).cookies[DEVICE_COOKIE]
+            answer = https_session(base).post(f"{url}/a/{show}/predict", data={"question": qid, "option": "0"},
+                                              headers={"Cookie": f"{DEVICE_COOKIE}={cookie}"}, timeout=10)
+            assert answer.json()["ok"] and replica.client().hget(votes, cookie) == "0"  # there when acknowledged
+        replica.proc.send_signal(signal.SIGSTOP)
+        try:
+            cookie = https_session(base).get(f"{url}/a/{show}", timeout=10).cookies[DEVICE_COOKIE]
+            began = time.monotonic()
+            answer = https_session(base).post(f"{url}/a/{show}/predict", data={"question": qid, "option": "1"},
+                                              headers={"Cookie": f"{DEVICE_COOKIE}={cookie}"}, timeout=10)
+            waited = time.monotonic() - began
+            assert answer.json()["ok"] and waited >= 0.25, (answer.json(), waited)  # WAIT's timeout, then alone
+        finally:
+            replica.proc.send_signal(signal.SIGCONT)
+    finally:
+        replica.kill()

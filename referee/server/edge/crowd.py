@@ -60,7 +60,9 @@ def register(w: Wiring) -> None:
         """A prediction: a form post with the device's cookie, not a socket's event, so that
         deploy's nginx takes the hall's predictions itself (deploy/nginx/hall.lua, the same
         script and answers; docs/performance.md, Goal 8) and this is the way in without it."""
-        return answer(guard(lambda: {"prediction": crowd.take(show, request.form, request.cookies.get(DEVICE_COOKIE),
+        # A field sent twice is no answer (as nginx's Lua reads it).
+        form = {name: values[0] if len(values) == 1 else None for name, values in request.form.lists()}
+        return answer(guard(lambda: {"prediction": crowd.take(show, form, request.cookies.get(DEVICE_COOKIE),
                                                                   w.address())}))
 
     @sio.on("nickname", namespace="/crowd")
