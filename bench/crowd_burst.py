@@ -426,12 +426,18 @@ class Worker(stp.Worker):
     @classmethod
     async def launch(cls, url: str, show: str, first: int, count: int, concurrency: int, made: bool,
                      log: Path) -> Worker:
+        here = Path(__file__).resolve().parent
+        if os.environ.get("BENCH_NODE") == "1":  # --node: bench/crowd_devices.js, the same commands
+            worker = ["node", str(here / "crowd_devices.js")]
+            env = {**os.environ, "NODE_PATH": str(here.parent / "build" / "npm" / "node_modules")}
+        else:
+            worker, env = [sys.executable, str(here / "crowd_burst.py"), "--worker"], None
         with open(log, "ab") as err:
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, str(Path(__file__).resolve()), "--worker", "--url", url, "--show", show,
+                *worker, "--url", url, "--show", show,
                 "--first", str(first), "--count", str(count), "--connect-concurrency", str(concurrency),
                 *(["--made-ids"] if made else []),
-                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=err, limit=1 << 26)
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=err, limit=1 << 26, env=env)
         return cls(proc, count)
 
 
@@ -877,6 +883,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--light", action="store_true",
                    help="devices that speak Engine.IO and Socket.IO directly (bench/light_socket.py), far cheaper "
                         "per device than python-socketio's client")
+    p.add_argument("--node", action="store_true",
+                   help="devices in Node (bench/crowd_devices.js): the same protocols directly, for less CPU a device "
+                        "than --light")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--url", help=argparse.SUPPRESS)
     p.add_argument("--show", help=argparse.SUPPRESS)
@@ -886,6 +895,10 @@ def main(argv: list[str] | None = None) -> int:
     stp.apply_plain(args)
     if args.light:
         os.environ["BENCH_LIGHT"] = "1"  # the workers inherit it
+    if args.node:
+        if args.made_ids:
+            p.error("--node devices open the audience page (no --made-ids)")
+        os.environ["BENCH_NODE"] = "1"
     if args.worker:
         return asyncio.run(worker_main(args))
     if not (1 <= args.devices <= 60_000 and 1 <= args.audience_processes <= 8 and 2 <= args.options <= 9
