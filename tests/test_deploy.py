@@ -30,16 +30,19 @@ DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
 
 
 @contextlib.contextmanager
-def nginx_in_front(base: Path, env: dict[str, str] | None = None) -> Iterator[tuple[str, list[LiveServer], Path, int]]:
+def nginx_in_front(base: Path, env: dict[str, str] | None = None,
+                   redis_url: str | None = None) -> Iterator[tuple[str, list[LiveServer], Path, int]]:
     """deploy/nginx/referee.conf as shipped (only its ports, certificate and log paths changed) in
-    front of two server processes on one Redis, the players' and the audience's: yields nginx's
-    HTTPS address, the two servers, `base` (the certificate's authority is base/tls/ca.crt, the
-    access log base/referee-access.log) and nginx's plain-HTTP port."""
+    front of two server processes on one Redis (an embedded one, or `redis_url`'s), the players'
+    and the audience's: yields nginx's HTTPS address, the two servers, `base` (the certificate's
+    authority is base/tls/ca.crt, the access log base/referee-access.log) and nginx's plain-HTTP
+    port."""
     nginx = shutil.which("nginx") or "/usr/sbin/nginx"
     if not Path(nginx).exists():
         pytest.fail("nginx is required for the deploy test (scripts/setup installs it)")
-    redis_server = EmbeddedRedis(base / "redis", port=free_port()).start()  # nginx's workers reach it too
-    env = {"REDIS_URL": redis_server.url, "REFEREE_SECRET_KEY": uuid.uuid4().hex, "REFEREE_PROXIED": "1",
+    # On a port: nginx's workers (hall.lua) reach it too.
+    redis_server = None if redis_url else EmbeddedRedis(base / "redis", port=free_port()).start()
+    env = {"REDIS_URL": redis_url or redis_server.url, "REFEREE_SECRET_KEY": uuid.uuid4().hex, "REFEREE_PROXIED": "1",
            **(env or {})}
     # hall.lua's settings as deploy/README.md makes them: `referee hall-config` with the servers' settings.
     subprocess.run([sys.executable, "-m", "referee.cli", "hall-config", "-o", str(base / "hall.json")], check=True,
@@ -93,7 +96,8 @@ http {{
         proc.wait(timeout=10)
         for server in servers:
             server.stop()
-        redis_server.stop()
+        if redis_server is not None:
+            redis_server.stop()
 
 
 @pytest.fixture(scope="module")

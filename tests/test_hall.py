@@ -22,7 +22,8 @@ import requests
 from referee.server.crowd import DEVICE_COOKIE
 from referee.server.devices import device_key, new_device
 
-from .live import wait_until
+from .live import free_port, wait_until
+from .test_attacks import deploy_conf, make_acl, start_redis
 from .test_backup import RedisProcess
 from .test_deploy import nginx_in_front
 
@@ -233,3 +234,38 @@ def test_with_a_standby_nginx_acknowledges_a_prediction_once_the_replica_has_it(
             replica.proc.send_signal(signal.SIGCONT)
     finally:
         replica.kill()
+
+
+def test_behind_the_shipped_redis_acl_nginx_takes_predictions(tmp_path):
+    """deploy/redis's ACL lets the referee's user run only the referee's commands on its own keys:
+    nginx's hall.lua, with the same user, needs none that it refuses, and a typed question (no
+    table log) gets its predictions both ways (its scripts were given "" for a key, which the ACL
+    refused)."""
+    port = free_port()
+    url = make_acl(tmp_path, f"127.0.0.1:{port}")
+    proc = start_redis(deploy_conf("referee.conf", tmp_path, "127.0.0.1", port), tmp_path)
+    try:
+        base = tmp_path / "front"
+        base.mkdir()
+        with nginx_in_front(base, redis_url=url) as (front, servers, base, _plain):
+            session = https_session(base)
+            pin = {"X-Staff-Pin": "4321"}
+            show = "h" + uuid.uuid4().hex[:8]
+            assert session.post(f"{front}/api/create_show", json={"show": show, "name": "관객"}, headers=pin,
+                                timeout=30).json()["ok"]
+            qid = session.post(f"{front}/api/ask_question", json={"show": show, "text": "누가?", "options": ["가", "나"]},
+                               headers=pin, timeout=30).json()["question"]
+            cookie = session.get(f"{front}/a/{show}", timeout=10).cookies[DEVICE_COOKIE]
+            answers = [session.post(f"{front}/a/{show}/predict", data={"question": qid, "option": option},
+                                    headers={"Cookie": f"{DEVICE_COOKIE}={cookie}"}, timeout=10).json()
+                       for option in ("1", "0")]
+            assert answers == [{"ok": True, "prediction": {"question": qid, "option": 1, "again": again}}
+                               for again in (False, True)], answers
+            other = https_session(base).get(f"{front}/a/{show}", timeout=10).cookies[DEVICE_COOKIE]
+            straight = requests.post(f"{servers[1].url}/a/{show}/predict", data={"question": qid, "option": "0"},
+                                     headers={"Cookie": f"{DEVICE_COOKIE}={other}"}, timeout=10).json()
+            assert straight == {"ok": True, "prediction": {"question": qid, "option": 0, "again": False}}, straight
+            assert "NOPERM" not in (base / "nginx-error.log").read_text()
+    finally:
+        proc.terminate()
+        proc.wait()

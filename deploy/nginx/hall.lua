@@ -1,9 +1,10 @@
 -- The hall's predictions, taken by nginx itself (issue 34; docs/performance.md, Goal 8).
 --
 -- A prediction is one Redis script. Through the referee's Python processes it cost the server
--- about 1.6 ms of CPU (a websocket frame, Socket.IO, Flask, redis-py, the acknowledgement, nginx
--- both ways); nginx running the same script itself costs about a tenth of that, and the
--- processes keep their loop for the screens and the players. Nothing is decided here that the
+-- about 1.3 ms of CPU in a burst of 10,000 (a websocket frame, Socket.IO, Flask, redis-py, the
+-- acknowledgement, nginx both ways); nginx running the same script itself brings that to about
+-- half, a quarter above what the hall's idle sockets cost anyway, and the processes keep their
+-- loop for the screens and the players. Nothing is decided here that the
 -- referee does not decide the same way: the script is the referee's own (every process stores
 -- it in Redis at its start: crowd._PREDICT), the form's checks are the server's (their sizes come
 -- from hall.json), and every refusal is the server's own answer, word for word (hall.json,
@@ -99,8 +100,8 @@ local function fixed_of(red, q)
   local res, err = red:hmget(q, "log", "n", "hold_show", "hold_released")
   if not res then return nil, err end
   if res[2] == ngx.null then return false end
-  local function text(v) return v == ngx.null and "" or v end
-  found = { text(res[1]), text(res[3]), text(res[4]) }
+  local function key(v) return (v == ngx.null or v == "") and conf.none_key or v end  -- as the server's
+  found = { key(res[1]), key(res[3]), key(res[4]) }
   if fixed_count > 10000 then fixed, fixed_count = {}, 0 end
   fixed[q], fixed_count = found, fixed_count + 1
   return found

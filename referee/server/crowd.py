@@ -88,6 +88,11 @@ def script_key(prefix: str) -> str:
     return f"{prefix}crowd:predict_script"
 
 
+def none_key(prefix: str) -> str:
+    """The key a script gets for a question's log or hold when it has none."""
+    return f"{prefix}crowd:none"
+
+
 OPEN, CLOSED, RESOLVED = "open", "closed", "resolved"
 BOARD_SIZE = 10
 
@@ -110,13 +115,13 @@ local function sweep(q, log, show, released, now)
     redis.call('HSET', q, 'state', 'closed', 'closed_ms', now)
     return 'closed'
   end
-  if log ~= '' and closes_on ~= '{}' then
+  if closes_on ~= '{}' then
     local types = cjson.decode(closes_on)
     -- With the show's reveal hold on, the hall is told only what the projector may show: the
     -- log up to the first reveal the dealer has not released (the game's reveals, `held`)
     -- counts, and a held reveal closes nothing until its release.
     local released_v, held = nil, nil
-    if show ~= '' and redis.call('HGET', show, 'reveal_hold') == 'on' then
+    if redis.call('HGET', show, 'reveal_hold') == 'on' then
       released_v = tonumber(redis.call('GET', released) or '0')
       held = cjson.decode(redis.call('HGET', q, 'held'))
     end
@@ -138,7 +143,8 @@ end
 """
 
 # KEYS: question, its log, votes, counts, times, board, rate (device), rate (address), the show
-# (its reveal hold), the table's released version ('' and '': no hold to follow).
+# (its reveal hold), the table's released version (none_key for a question with no log or no
+# hold to follow: it reads as empty).
 # ARGV: device, option index, device limit, window, address limit, window.
 _PREDICT = _NOW + _SWEEP_BODY + """
 for i = 0, 1 do
@@ -565,7 +571,10 @@ class Crowd:
             log_key, n, hold_show, released = self.r.hmget(self.k(show, "q", qid), "log", "n", "hold_show", "hold_released")
             if n is None:
                 raise refused("no_question")
-            fixed = self._fixed[(show, qid)] = (log_key or "", int(n), (hold_show or "", released or ""))
+            # No log or no hold: a key that is never written, not "" (Redis's ACL checks every key
+            # a script is given against the referee's own, ref:*; a script finds it empty).
+            none = none_key(self.p)
+            fixed = self._fixed[(show, qid)] = (log_key or none, int(n), (hold_show or none, released or none))
         return fixed
 
     def _require_question(self, show: str, qid: Any) -> None:

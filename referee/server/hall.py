@@ -1,8 +1,9 @@
 """What deploy's nginx needs to take the hall's predictions itself (deploy/nginx/hall.lua).
 
-A prediction through the Python processes cost the server about 1.6 ms of CPU (the audience
-processes, Redis and nginx); nginx running the same Redis script itself costs about a tenth of
-that (docs/performance.md, Goal 8). The rules stay in one place: the script is the referee's
+A prediction through the Python processes cost the server about 1.3 ms of CPU in a burst of
+10,000 (the audience processes, Redis and nginx); nginx running the same Redis script itself
+brings it to about half of that, a quarter above what the hall's idle sockets cost anyway
+(docs/performance.md, Goal 8). The rules stay in one place: the script is the referee's
 (``crowd._PREDICT``, which every process stores in Redis at its start for nginx to load), the
 form's checks are the same patterns, and every answer nginx gives is written here, from the
 referee's own errors. `referee hall-config` prints this as JSON for /etc/referee/hall.json; nginx's
@@ -22,12 +23,10 @@ from referee.kernel import RuleError
 from referee.store.connect import is_sentinel, sentinel_of
 from referee.store.replication import READY_KEY
 
-from .crowd import DEVICE_COOKIE, OPTION_DIGITS, PREDICT_ERRORS, QUESTION_DIGITS, refused, script_key
+from .crowd import DEVICE_COOKIE, OPTION_DIGITS, PREDICT_ERRORS, QUESTION_DIGITS, none_key, refused, script_key
 from .devices import TAG_CHARS, TOKEN_CHARS, device_key
-from .edge.wiring import status_of
+from .edge.wiring import SERVER_ERROR, status_of
 from .limits import Limits, limited
-
-SERVER_ERROR = RuleError("server/error", "서버 오류입니다. 다시 시도하세요", "Server error; please try again")
 
 
 def redis_of(url: str, host: str | None = None, port: int | None = None) -> dict[str, Any]:
@@ -71,9 +70,9 @@ def hall_config(redis_url: str, secret: bytes, limits: Limits, replicas: int, pr
         "replicas": replicas,
         "ready_key": READY_KEY,
         "script_key": script_key(prefix),
+        "none_key": none_key(prefix),
         "errors": errors,
     }
-
 
 
 # nginx run from a checkout (the tests, the benchmarks) rather than as deploy/README.md installs it.

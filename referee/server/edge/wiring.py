@@ -42,6 +42,9 @@ AGAIN = RuleError("server/again", "서버가 잠시 응답하지 않습니다. �
                   "The server is away for a moment; connecting again shortly")
 
 
+SERVER_ERROR = RuleError("server/error", "서버 오류입니다. 다시 시도하세요", "Server error; please try again")
+
+
 def error(err: RuleError | StoreError) -> dict[str, Any]:
     return {"ok": False, "error": err.to_json()}
 
@@ -56,7 +59,7 @@ def guard(call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         raise
     except Exception:  # an unexpected failure must not kill the socket or leak a trace
         log.exception("command failed")
-        return error(RuleError("server/error", "서버 오류입니다. 다시 시도하세요", "Server error; please try again"))
+        return error(SERVER_ERROR)
 
 
 def answer(out: dict[str, Any]) -> tuple[Response, int]:
