@@ -132,8 +132,6 @@
   // does it by itself, a few seconds apart, while the question is open, and says it is sending.
   const RESEND = ["net/timeout", "server/error", "rate/limited"];
   const RESENDS = 4;
-  const NO_ANSWER = { ok: false, error: { code: "net/timeout", ko: "응답이 없습니다. 다시 시도하세요",
-                                          en: "No answer; try again" } };
 
   // A prediction is a form post with the device's cookie, not a socket's event: deploy's nginx
   // takes the hall's predictions itself (deploy/nginx/hall.lua); the server answers the same.
@@ -144,8 +142,8 @@
       method: "POST", credentials: "same-origin", signal: stop.signal,
       body: new URLSearchParams({ question: question, option: String(option) }),
     }).then(function (response) { return response.json(); })
-      .then(function (ack) { return ack && typeof ack === "object" ? ack : NO_ANSWER; },
-            function () { return NO_ANSWER; })
+      .then(function (ack) { return ack && typeof ack === "object" ? ack : Live.NO_ANSWER; },
+            function () { return Live.NO_ANSWER; })
       .finally(function () { clearTimeout(timer); });
   }
 

@@ -20,6 +20,9 @@
   // to whichever machine holds the room's address now (an attempt unanswered as long is given
   // up). The audience's screens do not ask (a hall of them would cost the server more than it
   // is worth): they notice by the heartbeat.
+  // What a send that got no answer resolves with (a socket's ack, a page's post alike).
+  const NO_ANSWER = Object.freeze({ ok: false, error: Object.freeze({
+    code: "net/timeout", ko: "응답이 없습니다. 다시 시도하세요", en: "No answer; try again" }) });
   const PROBED = new Set(["seat", "dealer", "stage"]);
   const PROBE_EVERY = 1000;
   const PROBE_WAIT = 5000;
@@ -101,9 +104,7 @@
       send: function (event, payload) {
         return new Promise(function (resolve) {
           socket.timeout(8000).emit(event, payload, function (err, ack) {
-            if (err) resolve({ ok: false, error: { code: "net/timeout", ko: "응답이 없습니다. 다시 시도하세요",
-                                                   en: "No answer; try again" } });
-            else resolve(ack);
+            resolve(err ? NO_ANSWER : ack);
           });
         });
       },
@@ -216,5 +217,6 @@
   }
 
   window.Live = { connect: connect, need: need, ready: ready, serverNow: serverNow, clockLeft: clockLeft,
-                  clockText: clockText, showClock: showClock, addressParts: addressParts, address: address };
+                  clockText: clockText, showClock: showClock, addressParts: addressParts, address: address,
+                  NO_ANSWER: NO_ANSWER };
 })();
