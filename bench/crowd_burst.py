@@ -14,7 +14,8 @@ the routes of the pages.
 Every client connects through nginx:
 
 * N audience devices (python-socketio ``AsyncClient``s in worker processes, this script re-run
-  with ``--worker``), each from its own loopback address (127.10.x.y: a venue LAN gives every
+  with ``--worker``; ``--light``, ``--node``, ``--epoll``: lighter devices speaking the protocols
+  directly), each from its own loopback address (127.10.x.y: a venue LAN gives every
   phone its own, and nginx's hash and per-address limits see them so), each with its own
   session: it opens ``/a/<show>`` (its ``ref_aud`` device cookie; ``--made-ids`` makes valid ids
   instead) and connects ``/crowd`` (``lane=public``, as the page does);
@@ -430,6 +431,8 @@ class Worker(stp.Worker):
         if os.environ.get("BENCH_NODE") == "1":  # --node: bench/crowd_devices.js, the same commands
             worker = ["node", str(here / "crowd_devices.js")]
             env = {**os.environ, "NODE_PATH": str(here.parent / "build" / "npm" / "node_modules")}
+        elif os.environ.get("BENCH_EPOLL") == "1":  # --epoll: bench/crowd_epoll.py, the same commands
+            worker, env = [sys.executable, str(here / "crowd_epoll.py")], None
         else:
             worker, env = [sys.executable, str(here / "crowd_burst.py"), "--worker"], None
         with open(log, "ab") as err:
@@ -624,7 +627,9 @@ async def run(args: argparse.Namespace) -> int:
         table, version = await match.new_table()
         snapshot = await asyncio.to_thread(players.snapshot, show)
         # The hall: --workers processes, each its share of the devices, all from one go.
-        nworkers = args.workers or max(1, math.ceil(args.devices / 500))
+        # An epoll worker holds 2,500 devices for what a Python or Node worker's 500 cost: fewer
+        # processes, so the scheduler does not hand the devices a core's share per worker.
+        nworkers = args.workers or max(1, math.ceil(args.devices / (2500 if args.epoll else 500)))
         first = 0
         for j in range(nworkers):
             count = args.devices // nworkers + (1 if j < args.devices % nworkers else 0)
@@ -694,8 +699,11 @@ async def run(args: argparse.Namespace) -> int:
         replies = [asyncio.ensure_future(w.read(args.window + QUESTION_TIMEOUT + 3 * ANSWER_TIMEOUT + 120))
                    for w in workers]
         during: list[tuple[float, float]] = []
+        timeline: list[tuple[float, float, float]] = []  # each move of the burst: (s after the opening, ack, view)
         while not all(r.done() for r in replies):
+            t_move = time.monotonic() - t_open
             during.append(await storm.submit(match, phones, projector, pace))
+            timeline.append((round(t_move, 3), round(during[-1][0], 1), round(during[-1][1], 1)))
         t_done = time.monotonic()
         for prof in profilers:
             stop_profiler(prof)
@@ -820,7 +828,7 @@ async def run(args: argparse.Namespace) -> int:
                     "projector": {"events": n_events, "lag_ms": stats(lag), "last_live": projector_live,
                                   "stored_then": live_counts, "closed": closed_event and closed_event["counts"]},
                     "moves": {"ack_idle": stats(ack_idle), "ack_burst": stats(ack_burst), "view_idle": stats(view_idle),
-                              "view_burst": stats(view_burst)},
+                              "view_burst": stats(view_burst), "burst_timeline": timeline},
                     "cpu_burst": burst_cpu, "cpu_idle": idle_cpu,
                     "goal": {"all_in": all_in, "within": within, "once": verdict["counts_match"],
                              "projector": proj_ok, "moves": move_ok, "reconnect": reconnect_ok}})
@@ -864,7 +872,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--samples", type=int, default=100, help="moves measured on the idle show")
     p.add_argument("--warmup", type=int, default=10, help="unmeasured moves first")
     p.add_argument("--pace", type=float, default=0.1, help="seconds from one move to the next at least")
-    p.add_argument("--workers", type=int, default=0, help="worker processes for the devices (0: one per 500)")
+    p.add_argument("--workers", type=int, default=0, help="worker processes for the devices (0: one per 500, per 2,500 with --epoll)")
     p.add_argument("--connect-concurrency", type=int, default=25, help="devices connecting at once per worker")
     p.add_argument("--made-ids", action="store_true",
                    help="sign device ids with the servers' key instead of opening /a/<show> for each device's cookie")
@@ -886,6 +894,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--node", action="store_true",
                    help="devices in Node (bench/crowd_devices.js): the same protocols directly, for less CPU a device "
                         "than --light")
+    p.add_argument("--epoll", action="store_true",
+                   help="devices on raw non-blocking sockets, one epoll a worker (bench/crowd_epoll.py): the "
+                        "cheapest per device, so the machine's cores go to the servers")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--url", help=argparse.SUPPRESS)
     p.add_argument("--show", help=argparse.SUPPRESS)
@@ -899,6 +910,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.made_ids:
             p.error("--node devices open the audience page (no --made-ids)")
         os.environ["BENCH_NODE"] = "1"
+    if args.epoll:
+        os.environ["BENCH_EPOLL"] = "1"
     if args.worker:
         return asyncio.run(worker_main(args))
     if not (1 <= args.devices <= 60_000 and 1 <= args.audience_processes <= 8 and 2 <= args.options <= 9

@@ -12,6 +12,7 @@
 "use strict";
 
 const http = require("http");
+const net = require("net");
 const readline = require("readline");
 const WebSocket = require("ws");
 
@@ -54,6 +55,29 @@ function request(method, path, local, headers, body, agent) {
     req.setTimeout(ANSWER_TIMEOUT * 1000, () => req.destroy(new Error("timeout")));
     req.on("error", reject);
     req.end(body);
+  });
+}
+
+// A form post on a connection of its own, spoken directly over a TCP socket: Node's http client
+// cost the devices about a fifth of a millisecond of CPU more a post (9.5 against 7.3 s for 11,489).
+function postOnce(path, local, headers, body) {
+  return new Promise((resolve, reject) => {
+    const head = [`POST ${path} HTTP/1.1`, `Host: ${url.host}`, "Connection: close",
+                  ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+                  `Content-Length: ${Buffer.byteLength(body)}`, "", ""].join("\r\n");
+    const sock = net.connect({ host: url.hostname, port: Number(url.port), localAddress: local });
+    const chunks = [];
+    sock.setTimeout(ANSWER_TIMEOUT * 1000, () => sock.destroy(new Error("timeout")));
+    sock.on("connect", () => sock.end(head + body));
+    sock.on("data", (c) => chunks.push(c));
+    sock.on("error", reject);
+    sock.on("close", () => {
+      const text = Buffer.concat(chunks).toString();
+      const split = text.indexOf("\r\n\r\n");
+      const status = Number(text.slice(9, 12));
+      if (!text.startsWith("HTTP/1.1 ") || split < 0) reject(new Error(`not an HTTP answer: ${text.slice(0, 40)}`));
+      else resolve({ status, body: text.slice(split + 4) });
+    });
   });
 }
 
@@ -127,9 +151,10 @@ class Device {
     const t0 = now();
     let ack;
     try {
-      const res = await request("POST", `/a/${show}/predict`, this.local,
-        { Cookie: `${COOKIE}=${this.device}`, "Content-Type": "application/x-www-form-urlencoded" },
-        new URLSearchParams({ question: qid, option: String(option) }).toString(), this.agent);
+      const form = new URLSearchParams({ question: qid, option: String(option) }).toString();
+      const headers = { Cookie: `${COOKIE}=${this.device}`, "Content-Type": "application/x-www-form-urlencoded" };
+      const res = KEEPALIVE ? await request("POST", `/a/${show}/predict`, this.local, headers, form, this.agent)
+                            : await postOnce(`/a/${show}/predict`, this.local, headers, form);
       ack = JSON.parse(res.body);
     } catch (err) {
       return [this.index, kind, option, t0, now(), "timeout", err.name || "Error", null, null];
