@@ -21,7 +21,8 @@ Every client connects through nginx:
   instead) and connects ``/crowd`` (``lane=public``, as the page does);
 * a Tricky Coin table's two phones on ``/seat`` (``lane=seat``) and the measuring projector on
   ``/public`` (the room's, from the console's link: ``lane=stage``), both on the players'
-  process; they live in this process (the machinery of bench/submit_to_projector.py and
+  process (``--room``: through deploy's nginx, a second nginx of their own, or straight); they
+  live in this process (the machinery of bench/submit_to_projector.py and
   bench/reconnect_storm.py, imported).
 
 Then: ``--samples`` moves on the idle show (the crowd connected, no question), the phone's ack
@@ -110,8 +111,8 @@ class DeployNginx:
     four workers with ``reuseport`` (a proxied socket takes two descriptors; one worker holds
     fewer than 20,000 here)."""
 
-    def __init__(self, work: Path) -> None:
-        self.dir = work / "nginx"
+    def __init__(self, work: Path, name: str = "nginx") -> None:
+        self.dir = work / name
         self.port = stp.free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -584,6 +585,7 @@ async def run(args: argparse.Namespace) -> int:
         raise SystemExit("--pin needs two cores or more")
     shared = None
     nginx = DeployNginx(work)
+    room_nginx = DeployNginx(work, "room-nginx")  # --room own-nginx: the room's clients on an nginx of their own
     servers: list[stp.Server] = []
     workers: list[Worker] = []
     recorders: list[stp.Recorder] = []
@@ -661,10 +663,13 @@ async def run(args: argparse.Namespace) -> int:
         # The room: its projector and the two phones, connected once the hall is in (the burst is
         # measured here, not the hall's arrival).
         stage = parse_qs(urlsplit(snapshot["projector"]).query)["stage"][0]
-        projector = await stp.Recorder("/public").connect(nginx.url + "?lane=stage", {"show": show, "stage": stage})
+        if args.room == "own-nginx":
+            await asyncio.to_thread(room_nginx.start, players, audience, hall)
+        room = {"nginx": nginx.url, "own-nginx": room_nginx.url, "direct": players.url}[args.room]
+        projector = await stp.Recorder("/public").connect(room + "?lane=stage", {"show": show, "stage": stage})
         crowd_events: list[tuple[float, dict[str, Any]]] = []
         projector.sio.on("crowd", lambda p=None: crowd_events.append((time.monotonic(), p)), namespace="/public")
-        phones = [await stp.Recorder("/seat").connect(nginx.url + "?lane=seat", {"token": link["token"]})
+        phones = [await stp.Recorder("/seat").connect(room + "?lane=seat", {"token": link["token"]})
                   for link in snapshot["links"]]
         recorders += [projector, *phones]
         for phone in (projector, *phones):
@@ -844,6 +849,7 @@ async def run(args: argparse.Namespace) -> int:
         for rec in recorders:
             await rec.close()
         await asyncio.to_thread(nginx.stop)
+        await asyncio.to_thread(room_nginx.stop)
         for s in servers:
             await asyncio.to_thread(s.stop)
         if shared is not None:
@@ -894,6 +900,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--node", action="store_true",
                    help="devices in Node (bench/crowd_devices.js): the same protocols directly, for less CPU a device "
                         "than --light")
+    p.add_argument("--room", choices=("nginx", "own-nginx", "direct"), default="nginx",
+                   help="where the room's two phones and projector connect: deploy's nginx with the hall (default), "
+                        "a second nginx of the same site of their own, or straight to the players' process")
     p.add_argument("--epoll", action="store_true",
                    help="devices on raw non-blocking sockets, one epoll a worker (bench/crowd_epoll.py): the "
                         "cheapest per device, so the machine's cores go to the servers")

@@ -18,7 +18,8 @@ on a connection of its own (``Connection: close``). Times are ``time.monotonic()
 orchestrator's clock.
 
 A flow (a device joining, a device's burst) is a generator that yields ``Future``s; ``Task``
-steps it when one is done. Standard library only.
+steps it when one is done. Standard library only (``--made-ids`` signs its ids with the
+referee's own ``devices.py``, standard library only too).
 """
 
 from __future__ import annotations
