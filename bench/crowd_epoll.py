@@ -206,10 +206,14 @@ class Conn:
         self.connected = False
         self.closed = False
         self.mask = OUT | GONE
-        self.sock.bind((local, 0))
-        err = self.sock.connect_ex(server)
-        if err not in (0, errno.EINPROGRESS):
-            raise OSError(err, os.strerror(err))
+        try:
+            self.sock.bind((local, 0))
+            err = self.sock.connect_ex(server)
+            if err not in (0, errno.EINPROGRESS):
+                raise OSError(err, os.strerror(err))
+        except OSError:
+            self.sock.close()
+            raise
         LOOP.watch(self.fd, OUT | GONE, self._event)
 
     def send(self, data: bytes) -> None:
