@@ -74,17 +74,18 @@ from urllib.parse import parse_qs, urlsplit
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import reconnect_storm as storm  # noqa: E402
 import submit_to_projector as stp  # noqa: E402
-
-DEVICE_COOKIE = "ref_aud"  # referee.server.crowd.DEVICE_COOKIE (not imported: the workers stay light)
-CONNECT_TIMEOUT = 60.0  # one device's page and socket, waiting in the audience processes' line
-ANSWER_TIMEOUT = 30.0  # one prediction's ack
-QUESTION_TIMEOUT = 30.0  # a device waiting for its phone to show the question
-FIRST, RESEND, RECONNECT = "first", "resend", "reconnect"
-
-
-def address_of(index: int) -> str:
-    """Device `index`'s own loopback address: 127.10.0.1, ... (250 per third octet)."""
-    return f"127.10.{index // 250}.{index % 250 + 1}"
+from crowd_epoll import (  # noqa: E402 - the devices' shared parts (standard library only)
+    ANSWER_TIMEOUT,
+    CONNECT_TIMEOUT,
+    FIRST,
+    QUESTION_TIMEOUT,
+    RECONNECT,
+    RESEND,
+    ack_record,
+    address_of,
+    draws,
+)
+from crowd_epoll import COOKIE as DEVICE_COOKIE  # noqa: E402
 
 
 def stats(values: list[float]) -> dict[str, float] | None:
@@ -305,19 +306,13 @@ class Device:
                     ack = await resp.json(content_type=None)
         except Exception as err:  # noqa: BLE001 - a lost or late ack is a result
             return [self.index, kind, option, t0, time.monotonic(), "timeout", type(err).__name__, None, None]
-        t1 = time.monotonic()
-        if isinstance(ack, dict) and ack.get("ok"):
-            p = ack["prediction"]
-            return [self.index, kind, option, t0, t1, "ok", "", p["option"], bool(p["again"])]
-        code = ack.get("error", {}).get("code", "?") if isinstance(ack, dict) else repr(ack)[:40]
-        return [self.index, kind, option, t0, t1, "refused", code, None, None]
+        return ack_record(self.index, kind, option, t0, time.monotonic(), ack)
 
 
 async def burst(devices: list[Device], cmd: dict[str, Any], first: int) -> dict[str, Any]:
     """Each connected device sends its prediction at its moment of the window (once its phone
     shows the question); some send it again at once, some reconnect and send another option."""
     qid, n = cmd["question"], cmd["options"]
-    rnd = random.Random(f"{cmd['seed']}-{first}")
     records: list[list[Any]] = []
     held = 0
 
@@ -344,15 +339,8 @@ async def burst(devices: list[Device], cmd: dict[str, Any], first: int) -> dict[
                 return
             records.append(await d.predict(qid, (option + 1) % n, RECONNECT))
 
-    plans = []
-    for d in devices:
-        at = cmd["start"] + rnd.uniform(0, cmd["window"])
-        option = rnd.randrange(n)
-        roll = rnd.random()
-        extra = RESEND if roll < cmd["resend"] else RECONNECT if roll < cmd["resend"] + cmd["reconnect"] else None
-        if d.sio is not None and d.sio.connected:
-            plans.append(one(d, at, option, extra))
-    await asyncio.gather(*plans)
+    await asyncio.gather(*(one(d, *plan) for d, plan in zip(devices, draws(cmd, first, len(devices)), strict=True)
+                           if d.sio is not None and d.sio.connected))
     return {"records": records, "held": held, "shown": [d.opened.get(qid) for d in devices if d.sio is not None],
             "devices": {d.index: d.device for d in devices if d.device}}
 

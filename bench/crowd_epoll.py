@@ -42,17 +42,42 @@ from collections.abc import Callable, Generator
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
-CONNECT_TIMEOUT = 60.0  # crowd_burst.py's
-QUESTION_TIMEOUT = 30.0
-ANSWER_TIMEOUT = 30.0
-COOKIE = "ref_aud"
+CONNECT_TIMEOUT = 60.0  # one device's page and socket, waiting in the audience processes' line
+QUESTION_TIMEOUT = 30.0  # a device waiting for its phone to show the question
+ANSWER_TIMEOUT = 30.0  # one prediction's ack
+COOKIE = "ref_aud"  # referee.server.crowd.DEVICE_COOKIE (not imported: the workers stay light)
 FIRST, RESEND, RECONNECT = "first", "resend", "reconnect"
 SYNC_TAIL = b"\x00\x00\xff\xff"
 IN, OUT, GONE = select.EPOLLIN, select.EPOLLOUT, select.EPOLLERR | select.EPOLLHUP
 
 
-def address_of(index: int) -> str:  # crowd_burst.py's: each device from its own loopback address
+def address_of(index: int) -> str:
+    """Device `index`'s own loopback address: 127.10.0.1, ... (250 per third octet)."""
     return f"127.10.{index // 250}.{index % 250 + 1}"
+
+
+def draws(cmd: dict[str, Any], first: int, count: int) -> list[tuple[float, int, str | None]]:
+    """Each of a worker's devices' moment, option and extra (a resend, a reconnect or none) for a
+    burst, drawn from the burst's seed: every kind of worker draws the same."""
+    rnd = random.Random(f"{cmd['seed']}-{first}")
+    out = []
+    for _ in range(count):
+        at = cmd["start"] + rnd.uniform(0, cmd["window"])
+        option = rnd.randrange(cmd["options"])
+        roll = rnd.random()
+        extra = RESEND if roll < cmd["resend"] else RECONNECT if roll < cmd["resend"] + cmd["reconnect"] else None
+        out.append((at, option, extra))
+    return out
+
+
+def ack_record(index: int, kind: str, option: int, t0: float, t1: float, ack: Any) -> list[Any]:
+    """A prediction's record: [device index, kind, option sent, t0, t_ack, status, code, option
+    stored, again] (times monotonic; status ok or refused; a lost ack is recorded as "timeout")."""
+    if isinstance(ack, dict) and ack.get("ok"):
+        p = ack["prediction"]
+        return [index, kind, option, t0, t1, "ok", "", p["option"], bool(p["again"])]
+    code = ack.get("error", {}).get("code", "?") if isinstance(ack, dict) else repr(ack)[:40]
+    return [index, kind, option, t0, t1, "refused", code, None, None]
 
 
 def reply(obj: dict[str, Any]) -> None:
@@ -515,12 +540,7 @@ class Device:
             ack = json.loads(answer)
         except Exception as err:  # noqa: BLE001 - a lost or late ack is a result
             return [self.index, kind, option, t0, time.monotonic(), "timeout", type(err).__name__, None, None]
-        t1 = time.monotonic()
-        if isinstance(ack, dict) and ack.get("ok"):
-            p = ack["prediction"]
-            return [self.index, kind, option, t0, t1, "ok", "", p["option"], bool(p["again"])]
-        code = ack.get("error", {}).get("code", "?") if isinstance(ack, dict) else repr(ack)[:40]
-        return [self.index, kind, option, t0, t1, "refused", code, None, None]
+        return ack_record(self.index, kind, option, t0, time.monotonic(), ack)
 
 
 def all_of(tasks: list[Task]) -> Future:
@@ -577,7 +597,6 @@ def join(devices: list[Device], concurrency: int, made: str | None) -> Generator
 def burst(devices: list[Device], cmd: dict[str, Any], first: int) -> Generator[Future, Any, dict[str, Any]]:
     """crowd_burst.py's burst, the same draws from the same seed."""
     qid, n = cmd["question"], cmd["options"]
-    rnd = random.Random(f"{cmd['seed']}-{first}")
     records: list[list[Any]] = []
     held = [0]
 
@@ -603,14 +622,8 @@ def burst(devices: list[Device], cmd: dict[str, Any], first: int) -> Generator[F
                 return
             records.append((yield from d.predict(qid, (option + 1) % n, RECONNECT)))
 
-    tasks = []
-    for d in devices:
-        at = cmd["start"] + rnd.uniform(0, cmd["window"])
-        option = rnd.randrange(n)
-        roll = rnd.random()
-        extra = RESEND if roll < cmd["resend"] else RECONNECT if roll < cmd["resend"] + cmd["reconnect"] else None
-        if d.connected:
-            tasks.append(Task(one(d, at, option, extra)))
+    tasks = [Task(one(d, *plan)) for d, plan in zip(devices, draws(cmd, first, len(devices)), strict=True)
+             if d.connected]
     yield all_of(tasks)
     return {"records": records, "held": held[0], "shown": [d.opened.get(qid) for d in devices],
             "devices": {d.index: d.device for d in devices if d.device}}
