@@ -293,6 +293,30 @@ def test_a_pool_follows_the_new_primary_and_drops_its_idle_connections_to_the_ol
     assert pooled.get("probe:follow") == "1"  # the next command goes to the new primary
 
 
+def test_the_watch_keeps_the_primary_last_named_while_the_sentinels_give_no_answer(pair):
+    """Just after a takeover the sentinels can answer nothing acceptable for a moment (redis-py's
+    MasterNotFoundError: an election still settling). The console's 'which Redis leads' must
+    not go blank then (a takeover's CI run saw primary None four seconds after it): the watch
+    keeps the primary it last heard, and takes the next one the sentinels name."""
+    from referee.store.replication import Replication
+
+    pair.both_up()
+    store = redis_client(pair.url, decode_responses=True)
+    replication = Replication(store)
+    replication.check()
+    named = f"127.0.0.1:{pair.primary_port()}"
+    assert replication.status()["primary"] == named
+    manager = store.connection_pool.sentinel_manager
+    manager.min_other_sentinels = 99  # no sentinel's answer is acceptable now (3 sentinels watch)
+    try:
+        replication.check()  # INFO still answers on the pool's open connection
+        assert replication.status()["primary"] == named
+    finally:
+        manager.min_other_sentinels = 0
+    replication.check()
+    assert replication.status()["primary"] == named
+
+
 def test_a_nickname_is_saved_once_the_standby_has_it(pair):
     """A phone's nickname, like a prediction, is acknowledged once the replica has it (WAIT)."""
     from referee.server.crowd import Crowd

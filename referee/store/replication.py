@@ -101,8 +101,10 @@ class Replication(Alone):
         online and how far behind. Whether what the consoles say of the pair (`facts`) changed since
         they were last told (a write's WAIT may have found the standby gone in between)."""
         # First the sentinels: a pool whose primary changed drops its idle connections to the
-        # old one before INFO would wait out its timeout on one (a pulled cable).
-        self.primary = self._primary()
+        # old one before INFO would wait out its timeout on one (a pulled cable). Sentinels that
+        # give no answer this time (an election still settling) leave the primary last named: not
+        # answering is not news that nobody leads.
+        self.primary = self._primary() or self.primary
         info = self.client.info("replication")
         online = [v for k, v in info.items() if k.startswith("slave") and isinstance(v, dict)
                   and v.get("state") == "online"]
