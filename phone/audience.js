@@ -133,19 +133,22 @@
   const RESEND = ["net/timeout", "server/error", "rate/limited"];
   const RESENDS = 4;
 
-  // A prediction is a form post with the device's cookie, not a socket's event: deploy's nginx
-  // takes the hall's predictions itself (deploy/nginx/hall.lua); the server answers the same.
-  function post(question, option) {
+  // The page's requests carry the device's cookie: a prediction, a nickname (form posts) and its
+  // own record. A prediction is no socket's event: deploy's nginx takes the hall's predictions
+  // itself (deploy/nginx/hall.lua); the server answers the same.
+  function request(what, form) {
     const stop = new AbortController();
     const timer = setTimeout(function () { stop.abort(); }, 8000);
-    return fetch("/a/" + encodeURIComponent(show) + "/predict", {
-      method: "POST", credentials: "same-origin", signal: stop.signal,
-      body: new URLSearchParams({ question: question, option: String(option) }),
+    return fetch("/a/" + encodeURIComponent(show) + "/" + what, {
+      method: form ? "POST" : "GET", credentials: "same-origin", signal: stop.signal,
+      body: form ? new URLSearchParams(form) : undefined,
     }).then(function (response) { return response.json(); })
       .then(function (ack) { return ack && typeof ack === "object" ? ack : Live.NO_ANSWER; },
             function () { return Live.NO_ANSWER; })
       .finally(function () { clearTimeout(timer); });
   }
+
+  function post(question, option) { return request("predict", { question: question, option: String(option) }); }
 
   function isOpen(question) {
     const q = ((crowd && crowd.questions) || []).find(function (o) { return o.id === question; });
@@ -181,12 +184,13 @@
   function askMeSoon() {
     clearTimeout(askTimer);
     askTimer = setTimeout(function () {
-      live.send("me", {}).then(function (ack) { if (ack && ack.ok) { me = ack.me; draw(); } });
+      request("me").then(function (ack) { if (ack && ack.ok) { me = ack.me; draw(); } });
     }, Math.random() * 3000);
   }
 
   function receive(payload, event) {
     if (event === "me") { me = payload; draw(); return; }
+    if (crowd && payload.seq < crowd.seq) return;  // the page's first payload may be newer
     const before = crowd;
     crowd = payload;
     const resolvedNow = (payload.questions || []).some(function (q) {
@@ -203,18 +207,28 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    live = Live.connect("/crowd", {
-      auth: { show: show }, lane: "public", events: ["crowd", "me"],
-      versionOf: function (p) { return p.seq != null ? p.seq : 0; },
-      keyOf: function (p) { return p.seq != null ? "crowd" : "me"; },
-      onSnapshot: receive,
-      onRefused: function (error) { showError(error); live.end("refused"); },
-    });
+    // The page opens with the show's questions and this phone's record as the server rendered
+    // it, then takes what changes: from nginx's channel where deploy's nginx sends it (`push`),
+    // else on the /crowd socket.
+    const now = JSON.parse($("audience-now").textContent);
+    crowd = now.crowd;
+    me = now.me;
+    if (now.push) {
+      live = Live.stream("/a/" + encodeURIComponent(show) + "/live", { event: "crowd", onSnapshot: receive });
+    } else {
+      live = Live.connect("/crowd", {
+        auth: { show: show }, lane: "public", events: ["crowd", "me"],
+        versionOf: function (p) { return p.seq != null ? p.seq : 0; },
+        keyOf: function (p) { return p.seq != null ? "crowd" : "me"; },
+        onSnapshot: receive,
+        onRefused: function (error) { showError(error); live.end("refused"); },
+      });
+    }
     $("nick-chip").addEventListener("click", function () { nickForm($("nick-form").hidden); });
     $("nick-skip").addEventListener("click", function () { localStorage.setItem(NICK_ASKED, "1"); nickForm(false); });
     $("nick-form").addEventListener("submit", function (event) {
       event.preventDefault();
-      live.send("nickname", { name: $("nick-input").value }).then(function (ack) {
+      request("nickname", { name: $("nick-input").value }).then(function (ack) {
         if (!ack || !ack.ok) { showError(ack && ack.error); return; }
         localStorage.setItem(NICK_ASKED, "1");
         me = Object.assign({}, me || {}, { name: ack.name });

@@ -21,7 +21,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import requests
 
-from referee.server.hall import checkout_site, load_modules
+from referee.server.hall import checkout_site, load_modules, push_url
 from referee.store import EmbeddedRedis
 
 from .live import Client, LiveServer, free_port, stage_key
@@ -42,8 +42,9 @@ def nginx_in_front(base: Path, env: dict[str, str] | None = None,
         pytest.fail("nginx is required for the deploy test (scripts/setup installs it)")
     # On a port: nginx's workers (hall.lua) reach it too.
     redis_server = None if redis_url else EmbeddedRedis(base / "redis", port=free_port()).start()
+    push_port = free_port()  # where the processes publish the hall's phones' payloads (nchan)
     env = {"REDIS_URL": redis_url or redis_server.url, "REFEREE_SECRET_KEY": uuid.uuid4().hex, "REFEREE_PROXIED": "1",
-           **(env or {})}
+           "REFEREE_HALL_PUSH": push_url(push_port), **(env or {})}
     # hall.lua's settings as deploy/README.md makes them: `referee hall-config` with the servers' settings.
     subprocess.run([sys.executable, "-m", "referee.cli", "hall-config", "-o", str(base / "hall.json")], check=True,
                    capture_output=True, env={**os.environ, **env})
@@ -62,7 +63,7 @@ def nginx_in_front(base: Path, env: dict[str, str] | None = None,
     site = re.sub(r"listen 443 ssl;", f"listen 127.0.0.1:{port} ssl;", site)
     site = site.replace("/etc/referee/tls", str(tls)).replace("/var/log/nginx/referee-access.log",
                                                              str(base / "referee-access.log"))
-    (base / "site.conf").write_text(checkout_site(site, base / "hall.json"))
+    (base / "site.conf").write_text(checkout_site(site, base / "hall.json", push_port))
     (base / "nginx.conf").write_text(f"""
 {load_modules()}
 daemon off;

@@ -6,11 +6,15 @@ answers them without the referee's processes, and the counts are the referee's o
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import socket
+import ssl
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from typing import Any
@@ -25,6 +29,7 @@ from referee.server.devices import device_key, new_device
 from .live import free_port, wait_until
 from .test_attacks import deploy_conf, make_acl, start_redis
 from .test_backup import RedisProcess
+from .test_crowd_live import coin_show, move
 from .test_deploy import nginx_in_front
 
 RATE = "4/30"  # a device's predictions in a window, small enough to reach
@@ -165,8 +170,10 @@ def test_hall_config_holds_the_devices_key_and_never_the_servers_secret(tmp_path
 
 
 def test_a_phone_in_chromium_predicts_through_nginx(proxied, browser):
-    """The audience page over HTTPS through deploy's nginx: the phone taps, confirms, gets its
-    receipt from hall.lua, and the console counts it; a second tap is not offered."""
+    """The audience page over HTTPS through deploy's nginx: the phone takes its questions from
+    nginx's channel (nchan: no socket to the referee's processes), taps, confirms, gets its
+    receipt from hall.lua, and the console counts it; a second tap is not offered. Resolved,
+    the phone shows right and its point; its nickname reaches the board."""
     url, _servers, base, _plain = proxied
     staff = https_session(base)
     pin = {"X-Staff-Pin": "4321"}
@@ -175,12 +182,16 @@ def test_a_phone_in_chromium_predicts_through_nginx(proxied, browser):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                                   ignore_https_errors=True)
     errors: list[str] = []
+    asked: list[str] = []
     try:
         page = context.new_page()
         page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("request", lambda request: asked.append(request.url))
         page.goto(f"{url}/a/{show}")
         page.wait_for_selector("#conn[data-state=online]")
-        page.click("#nick-skip")
+        page.fill("#nick-input", "별빛관객")
+        page.click("#nick-form [type=submit]")
+        page.wait_for_selector("#nick-form", state="hidden")
         qid = staff.post(f"{url}/api/ask_question", json={"show": show, "text": "누가 이길까요?", "options": ["가람", "나래"]},
                          headers=pin, timeout=30).json()["question"]
         page.wait_for_selector(f".aq-text[data-question='{qid}']")
@@ -192,9 +203,96 @@ def test_a_phone_in_chromium_predicts_through_nginx(proxied, browser):
         logged = [line for line in (base / "referee-access.log").read_text().splitlines()
                   if f"/a/{show}/predict " in line]
         assert len(logged) == 1 and logged[0].split()[-1] == "-" and " 200 " in logged[0], logged
+        assert staff.post(f"{url}/api/resolve_question", json={"show": show, "question": qid, "answer": [1]},
+                          headers=pin, timeout=30).json()["ok"]
+        page.wait_for_selector(f"[data-role=verdict][data-question='{qid}'].right")
+        page.wait_for_selector("[data-role=score]:has-text('1')")  # its point, asked of the server a moment later
+        assert "1점" in page.text_content("[data-role=score]")
+        page.wait_for_selector(".aq-board li.me:has-text('별빛관객')")
+        assert f"{url}/a/{show}/live" in asked and not any("/socket.io/" in u for u in asked), asked
         assert not errors, errors
     finally:
         context.close()
+
+
+class Channel:
+    """What nginx's channel of a show (/a/<show>/live) sends a phone, read as a browser's
+    EventSource asks for it: each message's payload, as it came."""
+
+    def __init__(self, url: str, base: Any, show: str) -> None:
+        self.heard: list[dict[str, Any]] = []
+        host, port = url.removeprefix("https://").split(":")
+        context = ssl.create_default_context(cafile=str(base / "tls" / "ca.crt"))
+        self.sock = context.wrap_socket(socket.create_connection((host, int(port)), timeout=10), server_hostname=host)
+        self.sock.sendall(f"GET /a/{show}/live HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                          "Accept: text/event-stream\r\n\r\n".encode())
+        self.sock.settimeout(None)
+        self.head = threading.Event()
+        self.status = ""
+        threading.Thread(target=self._read, daemon=True).start()
+        assert self.head.wait(10) and " 200 " in self.status, self.status
+
+    def _read(self) -> None:
+        buffer = b""
+        try:
+            while chunk := self.sock.recv(65536):
+                buffer += chunk
+                if not self.head.is_set() and b"\r\n\r\n" in buffer:
+                    head, buffer = buffer.split(b"\r\n\r\n", 1)
+                    self.status = head.split(b"\r\n")[0].decode()
+                    self.head.set()
+                # Chunked or not, each message's "data: " line holds one whole payload.
+                for line in buffer.split(b"\n")[:-1]:
+                    if line.startswith(b"data: "):
+                        self.heard.append(json.loads(line[6:]))
+                buffer = buffer.rsplit(b"\n", 1)[-1]
+        except OSError:  # closed by the test
+            pass
+        self.head.set()
+
+    def wait_for(self, ok: Any, what: str) -> dict[str, Any]:
+        wait_until(lambda: any(ok(p) for p in self.heard), timeout=10, what=what)
+        return next(p for p in self.heard if ok(p))
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
+        self.sock.close()
+
+
+def test_with_the_reveal_hold_on_nginx_s_channel_says_nothing_of_a_held_reveal_until_its_release(proxied):
+    """Issue 34's hold, on the hall's channel through deploy's nginx (nchan) as on /crowd
+    (tests/test_crowd_live.py): the question stays open there while the boxes' opening is held,
+    closes and resolves at the release; a phone that connects late gets the newest state at once."""
+    url, servers, base, _plain = proxied
+    players = servers[0]
+    show, table = coin_show(players)
+    players.ok("settings", show=show, name="reveal_hold", value="on")
+    qid = players.ok("ask_question", show=show, table=table, key="coin_round")["question"]
+    channel = Channel(url, base, show)
+    try:
+        channel.wait_for(lambda p: p["questions"] and p["questions"][-1]["id"] == qid, "the open question, at once")
+        move(players, show, table, 0, {"type": "put_coin", "coin": 20})
+        move(players, show, table, 1, {"type": "put_coin", "coin": 5})
+        for seat in (0, 1):
+            move(players, show, table, seat, {"type": "choose_token", "token": "STOP"})
+        held = next(t["held"] for t in players.snapshot(show)["tables"] if t["view"]["table"] == table)
+        assert held and held["count"] >= 1, "the boxes' opening is held"
+        time.sleep(1.5)  # three ticks of every process's crowd ticker
+        assert all(q["state"] == "open" and not q.get("answer") for p in channel.heard for q in p["questions"]), \
+            channel.heard[-1]
+        players.ok("release", show=show, table=table, all=True)
+        resolved = channel.wait_for(lambda p: p["questions"][-1]["state"] == "resolved", "the release")
+        assert resolved["questions"][-1]["answer"] == [0]
+        late = Channel(url, base, show)
+        try:
+            assert late.wait_for(lambda p: True, "the newest message")["seq"] == max(p["seq"] for p in channel.heard)
+        finally:
+            late.close()
+        seqs = [p["seq"] for p in channel.heard]
+        assert seqs == sorted(set(seqs)), seqs  # each change once, in order, from whichever process
+    finally:
+        channel.close()
 
 
 def test_with_a_standby_nginx_acknowledges_a_prediction_once_the_replica_has_it(proxied, tmp_path):

@@ -89,6 +89,9 @@ class Settings:
     # slot (web.Admission); the rest wait their turn.
     admission_slots: int = 32
     admission_hold: float = 1.0
+    # deploy's nginx's publisher for the hall's phones (its nchan module, hall.HallPush), or None:
+    # the phones then take their questions on the /crowd socket.
+    hall_push: str | None = None
 
 
 def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
@@ -180,7 +183,12 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
     # phones voting at once waits for those, never for the ones the players' moves use.
     crowd = Crowd(audience_client, key, settings.prefix, limits, replication)
     crowd.publish_script()  # for deploy's nginx, which takes the hall's predictions itself
-    desk = CrowdDesk(crowd, service, publish)
+    push = None
+    if settings.hall_push:
+        from .hall import HallPush
+
+        push = HallPush(audience_client, settings.hall_push, crowd.payload, lambda show: crowd.k(show, "pushed"))
+    desk = CrowdDesk(crowd, service, publish, push)
     sio.start_background_task(desk.run, sio.sleep)
     replays = Replays(service, publish)  # the console's 다시 보기 on the projector
     sio.start_background_task(replays.run, sio.sleep)

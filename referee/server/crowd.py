@@ -37,6 +37,7 @@ screen shows it.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import time
 import unicodedata
@@ -53,6 +54,8 @@ from .devices import device_key, is_device, new_device
 from .limits import Limit, Limits, RateLimiter, limited
 from .shows import NAME_FORBIDDEN, SHOW_ID
 from .web import every
+
+log = logging.getLogger(__name__)
 
 NICK_MAX = 12
 # Letters by their category that draw nothing (the Hangul fillers).
@@ -627,10 +630,11 @@ class CrowdDesk:
 
     TICK = 0.5  # seconds between two reads of the counts (the projector's split "live")
 
-    def __init__(self, crowd: Crowd, service: Any, publish: Any) -> None:
+    def __init__(self, crowd: Crowd, service: Any, publish: Any, push: Any = None) -> None:
         self.crowd = crowd
         self.service = service
         self.publish = publish
+        self.push = push  # hall.HallPush: the phones' payload through deploy's nginx (nchan), or None
         self._sent: dict[str, tuple[str, int]] = {}  # show -> (what this process's screens got, its seq)
         self._cache: dict[str, tuple[float, dict[str, Any]]] = {}  # show -> (when, payload)
         service.commands.update({"ask_question": CrowdDesk.ask_question, "close_question": CrowdDesk.close_question,
@@ -782,13 +786,14 @@ class CrowdDesk:
         self.publish("/public", f"public:{show}", "crowd", payload)
         self.publish("/crowd", crowd_room(show), "crowd", payload)
         self._sent[show] = (json.dumps(payload, sort_keys=True), payload["seq"])
+        self._push(show)
         self.service.changed(show)  # the consoles' snapshot (its questions, offers, board)
 
     def tick(self) -> None:
         """One read of every show with a question not yet resolved: time-up questions close,
         and this process's own screens get the counts when they moved."""
         live = self.crowd.live_shows()
-        for show in live | set(self._sent):
+        for show in live | set(self._sent) | (self.push.missed if self.push is not None else set()):
             if show in live:
                 for qid in self.crowd.unresolved(show):
                     self.crowd.sweep(show, qid)
@@ -801,8 +806,19 @@ class CrowdDesk:
                 if sent is None or sent[1] != payload["seq"]:
                     self.publish("/crowd", crowd_room(show), "crowd", payload, local=True)
                 self._sent[show] = (text, payload["seq"])
+            if self.push is not None and self.push.behind(show, payload["seq"]):
+                self._push(show)
             if show not in live:
                 self._sent.pop(show, None)  # its last state is out: nothing moves until a staff command
+
+    def _push(self, show: str) -> None:
+        """The phones' payload into nginx's channel, when there is one (hall.HallPush)."""
+        if self.push is None:
+            return
+        try:
+            self.push.send(show)
+        except Exception as exc:  # the command or the tick is done all the same; the next tick sends it
+            log.warning("the hall's channel for %s missed a change, sent again at the next tick: %r", show, exc)
 
     def run(self, sleep: Any) -> None:
         every(self.TICK, self.tick, sleep, "the crowd's ticker")

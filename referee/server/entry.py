@@ -145,7 +145,8 @@ def serve(opts: ServeOptions) -> int:
         app, sio = create_app(Settings(redis_url=url, data_dir=data_dir, async_mode=opts.async_mode,
                                        public_url=public_url, extra_games=extra, limits=limits_from_env(),
                                        trusted_proxies=trusted_proxies(), allowed_origins=listed("REFEREE_ORIGINS"),
-                                       offload=offload, replicas=replicas_from_env(url), **admission_from_env()))
+                                       offload=offload, replicas=replicas_from_env(url),
+                                       hall_push=os.environ.get("REFEREE_HALL_PUSH") or None, **admission_from_env()))
         service = app.extensions["referee"]
         pin = opts.pin or os.environ.get("REFEREE_PIN") or (DEMO_PIN if opts.demo else None)
         made = None

@@ -24,11 +24,40 @@ def register(w: Wiring) -> None:
         counts a prediction once; the page shows the show's name only."""
         if not service.show_exists(show):
             abort(404)
-        resp = Response(render_template("audience.html", show=show, name=w.shows.info(show)["name"]))
-        if not crowd.is_device(request.cookies.get(DEVICE_COOKIE)):  # new, made up or another server's
-            resp.set_cookie(DEVICE_COOKIE, crowd.new_device(), httponly=True, samesite="Lax", max_age=3 * 24 * 3600,
+        device = request.cookies.get(DEVICE_COOKIE)
+        new = not crowd.is_device(device)  # new, made up or another server's
+        if new:
+            device = crowd.new_device()
+        # The page opens with the show's questions and its own record (at most a tick old), then
+        # takes what changes from nginx's channel (w.push) or the /crowd socket.
+        now = {"crowd": w.desk.payload(show), "me": crowd.me(show, device), "push": w.desk.push is not None}
+        resp = Response(render_template("audience.html", show=show, name=w.shows.info(show)["name"], now=now))
+        if new:
+            resp.set_cookie(DEVICE_COOKIE, device, httponly=True, samesite="Lax", max_age=3 * 24 * 3600,
                             secure=request.is_secure)
         return resp
+
+    def cookie_device(show: str) -> str:
+        """The device of a request from the audience page (its cookie), one this server issued."""
+        if not service.show_exists(show):
+            raise RuleError("show/no_show", "없는 쇼입니다", "No such show")
+        device = request.cookies.get(DEVICE_COOKIE)
+        if not crowd.is_device(device):
+            raise refused("no_device")
+        return device
+
+    @app.get("/a/<show>/me")
+    def audience_me(show: str) -> tuple[Response, int]:
+        """The device's own record (its nickname, predictions, points and rank): what the page
+        asks once a question it answered is resolved."""
+        return answer(guard(lambda: {"me": crowd.me(show, cookie_device(show))}))
+
+    @app.post("/a/<show>/nickname")
+    def audience_nickname(show: str) -> tuple[Response, int]:
+        """The device's nickname, a form post like its predictions."""
+        name = request.form.getlist("name")
+        return answer(guard(lambda: {"name": crowd.set_nickname(show, cookie_device(show),
+                                                                 name[0] if len(name) == 1 else None, w.address())}))
 
     hall: dict[str, tuple[str, str]] = {}  # crowd socket id -> (show, device), this process's only
 

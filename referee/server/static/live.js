@@ -111,6 +111,39 @@
     };
   }
 
+  // A page that only listens (the hall's phones behind deploy's nginx, whose nchan module holds
+  // one channel a show): an EventSource, which the browser reconnects by itself after a lost
+  // connection; after a refusal (an HTTP error: nginx's limit, a restart) the page opens it again
+  // a few seconds later. Each message is one payload; the connection mark as connect's.
+  function stream(url, options) {
+    const conn = document.getElementById("conn");
+    let ended = false;
+    let source = null;
+    function state(name) { if (conn && !ended) conn.dataset.state = name; }
+    function open() {
+      source = new EventSource(url);
+      source.onopen = function () { state("online"); };
+      source.onerror = function () {
+        if (source.readyState !== EventSource.CLOSED) { state("connecting"); return; }
+        state("offline");
+        setTimeout(function () { if (!ended) open(); }, 2000 + Math.random() * 3000);
+      };
+      source.onmessage = function (event) {
+        let payload;
+        try { payload = JSON.parse(event.data); } catch (e) { return; }
+        if (payload && typeof payload === "object") options.onSnapshot(payload, options.event);
+      };
+    }
+    open();
+    return {
+      end: function (why) {
+        if (conn) conn.dataset.state = why || "ended";
+        ended = true;
+        source.close();
+      },
+    };
+  }
+
   // -- a game's pictures, on demand --------------------------------------------------------
 
   let manifest = null;
@@ -216,7 +249,7 @@
     return node;
   }
 
-  window.Live = { connect: connect, need: need, ready: ready, serverNow: serverNow, clockLeft: clockLeft,
+  window.Live = { connect: connect, stream: stream, need: need, ready: ready, serverNow: serverNow, clockLeft: clockLeft,
                   clockText: clockText, showClock: showClock, addressParts: addressParts, address: address,
                   NO_ANSWER: NO_ANSWER };
 })();
