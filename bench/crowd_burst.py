@@ -116,6 +116,7 @@ class DeployNginx:
         self.dir = work / name
         self.port = stp.free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.push_port = stp.free_port()  # the hall's channels' publisher (nchan), on loopback
         self.proc: subprocess.Popen[bytes] | None = None
 
     def site(self, players: Any, audience: list[Any]) -> str:
@@ -147,7 +148,8 @@ class DeployNginx:
 
         self.dir.mkdir(parents=True, exist_ok=True)
         (self.dir / "hall.json").write_text(json.dumps(hall))
-        (self.dir / "site.conf").write_text(checkout_site(self.site(players, audience), self.dir / "hall.json"))
+        (self.dir / "site.conf").write_text(checkout_site(self.site(players, audience), self.dir / "hall.json",
+                                                                self.push_port))
         temps = "\n".join(f"    {kind}_temp_path {self.dir}/{kind};"
                           for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
         (self.dir / "nginx.conf").write_text(f"""
@@ -428,7 +430,7 @@ class Worker(stp.Worker):
             proc = await asyncio.create_subprocess_exec(
                 *worker, "--url", url, "--show", show,
                 "--first", str(first), "--count", str(count), "--connect-concurrency", str(concurrency),
-                *(["--made-ids"] if made else []),
+                *(["--made-ids"] if made else []), *(["--push"] if os.environ.get("BENCH_PUSH") == "1" else []),
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=err, limit=1 << 26, env=env)
         return cls(proc, count)
 
@@ -588,6 +590,10 @@ async def run(args: argparse.Namespace) -> int:
         # On a port, as deploy's Redis: nginx's workers (hall.lua) reach it too.
         shared = await asyncio.to_thread(EmbeddedRedis(work / "shared", port=stp.free_port()).start)
         env = {"REFEREE_SECRET_KEY": secrets.token_hex(32), "REFEREE_PROXIED": "1"}
+        if args.push:  # the hall's phones' questions from nginx's channel, as deploy ships it
+            from referee.server.hall import push_url
+
+            env["REFEREE_HALL_PUSH"] = push_url(nginx.push_port)
         os.environ["REFEREE_SECRET_KEY"] = env["REFEREE_SECRET_KEY"]  # --made-ids: the workers sign as the servers do
         for name in ["players", *(f"audience{k + 1}" for k in range(args.audience_processes))]:
             (work / name).mkdir()
@@ -891,6 +897,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--room", choices=("nginx", "own-nginx", "direct"), default="nginx",
                    help="where the room's two phones and projector connect: deploy's nginx with the hall (default), "
                         "a second nginx of the same site of their own, or straight to the players' process")
+    p.add_argument("--push", action="store_true",
+                   help="the hall's phones take their questions from nginx's channel (nchan, an EventSource each; "
+                        "REFEREE_HALL_PUSH), as deploy/ ships it, not from the /crowd socket (needs --epoll)")
     p.add_argument("--epoll", action="store_true",
                    help="devices on raw non-blocking sockets, one epoll a worker (bench/crowd_epoll.py): the "
                         "cheapest per device, so the machine's cores go to the servers")
@@ -909,6 +918,10 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["BENCH_NODE"] = "1"
     if args.epoll:
         os.environ["BENCH_EPOLL"] = "1"
+    if args.push:
+        if not args.epoll:
+            p.error("--push devices are --epoll devices (an EventSource each)")
+        os.environ["BENCH_PUSH"] = "1"
     if args.worker:
         return asyncio.run(worker_main(args))
     if not (1 <= args.devices <= 60_000 and 1 <= args.audience_processes <= 8 and 2 <= args.options <= 9

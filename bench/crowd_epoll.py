@@ -12,7 +12,8 @@ dozen system calls.
 Each device does what the audience page does: it opens ``/a/<show>`` from its own loopback
 address (the ``ref_aud`` device cookie), connects ``/crowd`` over one websocket speaking
 Engine.IO 4 and Socket.IO 5 (offering compression, as browsers do, and inflating if the server
-takes it), answers the server's pings, notes when its phone first shows each open question,
+takes it; with ``--push``, nginx's channel ``/a/<show>/live`` as an EventSource instead, as the
+page behind deploy's nginx), answers the server's pings, notes when its phone first shows each open question,
 and sends its prediction as the page does: a form post to ``/a/<show>/predict`` with its cookie
 on a connection of its own (``Connection: close``). Times are ``time.monotonic()``, the
 orchestrator's clock.
@@ -448,16 +449,75 @@ class WebSocket:
                 self.on_text(message.decode())
 
 
+class EventStream:
+    """A browser's EventSource (HTTP/1.1; nchan streams it as is, a chunked answer is read too):
+    `opened` is done at the answer's head (its status); each message's data to `on_text`."""
+
+    def __init__(self, server: tuple[str, int], host: str, local: str, path: str, cookie: str,
+                 on_text: Callable[[str], None], on_end: Callable[[], None]) -> None:
+        self.on_text, self.on_end = on_text, on_end
+        self.opened = Future()
+        self.buf = bytearray()
+        self.body = bytearray()
+        self.head = False
+        self.chunked = False
+        request = (f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n"
+                   f"Cache-Control: no-cache\r\nCookie: {cookie}\r\n\r\n").encode()
+        self.conn = Conn(server, local, self._data, self._closed)
+        self.conn.send(request)
+
+    def close(self) -> None:
+        self.conn.close(None)
+
+    def _closed(self, error: BaseException | None) -> None:
+        self.opened.set(error=error or ConnectionError("closed before the answer"))
+        self.on_end()
+
+    def _data(self, data: bytes) -> None:
+        self.buf += data
+        if not self.head:
+            end = self.buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            status, headers = parse_head(bytes(self.buf[:end]))
+            del self.buf[:end + 4]
+            self.head = True
+            self.chunked = "chunked" in ",".join(headers.get("transfer-encoding", []))
+            if status != 200:
+                self.opened.set(error=ConnectionError(f"HTTP {status}"))
+                self.conn.close(None)
+                return
+            self.opened.set(True)
+        if not self.chunked:
+            self.body += self.buf
+            self.buf.clear()
+        while self.chunked:  # the chunks: size line, data, CRLF
+            end = self.buf.find(b"\r\n")
+            if end < 0:
+                break
+            size = int(bytes(self.buf[:end]).split(b";")[0], 16)
+            if len(self.buf) < end + 2 + size + 2:
+                break
+            self.body += self.buf[end + 2:end + 2 + size]
+            del self.buf[:end + 2 + size + 2]
+        while (end := self.body.find(b"\n\n")) >= 0:  # an event ends with a blank line
+            event, self.body = bytes(self.body[:end]), self.body[end + 2:]
+            data = [line[6:] for line in event.split(b"\n") if line.startswith(b"data: ")]
+            if data:
+                self.on_text(b"\n".join(data).decode())
+
+
 # -- the devices ------------------------------------------------------------------------------------
 
 
 class Device:
-    def __init__(self, index: int, server: tuple[str, int], host: str, show: str) -> None:
+    def __init__(self, index: int, server: tuple[str, int], host: str, show: str, push: bool = False) -> None:
         self.index = index
         self.local = address_of(index)
         self.server, self.host, self.show = server, host, show
+        self.push = push  # the questions from nginx's channel (an EventSource), not the /crowd socket
         self.device = ""
-        self.ws: WebSocket | None = None
+        self.ws: WebSocket | EventStream | None = None
         self.connected = False
         self.joined: Future | None = None
         self.opened: dict[str, float] = {}  # question id -> when this phone first showed it open
@@ -474,6 +534,13 @@ class Device:
             raise ConnectionError(f"audience page: HTTP {status}, cookie {bool(self.device)}")
 
     def connect(self) -> Generator[Future, Any, None]:
+        if self.push:  # as the page behind deploy's nginx: its channel, an EventSource
+            self.ws = EventStream(self.server, self.host, self.local, f"/a/{self.show}/live",
+                                  f"{COOKIE}={self.device}", lambda text: self.receive(["crowd", json.loads(text)]),
+                                  self._end)
+            yield LOOP.within(self.ws.opened, CONNECT_TIMEOUT)
+            self.connected = True
+            return
         self.joined = Future()
         self.ws = WebSocket(self.server, self.host, self.local, "/socket.io/?EIO=4&transport=websocket&lane=public",
                             f"{COOKIE}={self.device}", self._text, self._end)
@@ -674,7 +741,7 @@ def main_flow(args: argparse.Namespace) -> Generator[Future, Any, None]:
     if not line or json.loads(line).get("cmd") != "go":
         return
     t_go = time.monotonic()
-    devices = [Device(args.first + i, server, parts.netloc, args.show) for i in range(args.count)]
+    devices = [Device(args.first + i, server, parts.netloc, args.show, args.push) for i in range(args.count)]
     made = os.environ["REFEREE_SECRET_KEY"] if args.made_ids else None
     joined = yield from join(devices, args.connect_concurrency, made)
     reply({"connected": sum(1 for d in devices if d.connected), "failed": len(joined["errors"]),
@@ -702,6 +769,7 @@ def main() -> int:
     p.add_argument("--count", type=int, default=0)
     p.add_argument("--connect-concurrency", type=int, default=25)
     p.add_argument("--made-ids", action="store_true")
+    p.add_argument("--push", action="store_true", help="the questions from nginx's channel (an EventSource)")
     args = p.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))

@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
@@ -26,7 +27,7 @@ import requests
 from referee.server.crowd import DEVICE_COOKIE
 from referee.server.devices import device_key, new_device
 
-from .live import free_port, wait_until
+from .live import LiveServer, free_port, wait_until
 from .test_attacks import deploy_conf, make_acl, start_redis
 from .test_backup import RedisProcess
 from .test_crowd_live import coin_show, move
@@ -293,6 +294,50 @@ def test_with_the_reveal_hold_on_nginx_s_channel_says_nothing_of_a_held_reveal_u
         assert seqs == sorted(set(seqs)), seqs  # each change once, in order, from whichever process
     finally:
         channel.close()
+
+
+def test_a_change_the_channel_missed_reaches_it_at_the_next_tick(tmp_path):
+    """nginx reloading while staff open a question, or answer the last one (the show has no
+    question left open, which the ticker reads anyway): the publish fails, the staff's command
+    does not, and the processes' ticker publishes it again until the channel has it; every
+    change once, in order."""
+    heard: list[tuple[str, dict[str, Any]]] = []
+    refuse = [2]  # nginx answers the first two publishes with 503
+
+    class Publisher(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            if refuse[0] > 0:
+                refuse[0] -= 1
+                self.send_response(503)
+            else:
+                heard.append((self.path, json.loads(body)))
+                self.send_response(202)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    nginx = ThreadingHTTPServer(("127.0.0.1", 0), Publisher)
+    threading.Thread(target=nginx.serve_forever, daemon=True).start()
+    server = LiveServer(tmp_path, env={"REFEREE_HALL_PUSH": f"http://127.0.0.1:{nginx.server_address[1]}/hall"}).start()
+    try:
+        show = "p" + uuid.uuid4().hex[:8]
+        server.ok("create_show", show=show, name="관객")
+        qid = server.ok("ask_question", show=show, text="누가 이길까요?", options=["가람", "나래"])["question"]
+        wait_until(lambda: any(p["questions"] and p["questions"][-1]["id"] == qid for _, p in heard), timeout=10,
+                   what="the question in the channel, at a later tick")
+        assert refuse[0] == 0 and {path for path, _ in heard} == {f"/hall/{show}"}
+        refuse[0] = 2
+        server.ok("resolve_question", show=show, question=qid, answer=[1])
+        wait_until(lambda: heard[-1][1]["questions"][-1]["state"] == "resolved", timeout=10, what="the answer")
+        assert refuse[0] == 0 and heard[-1][1]["questions"][-1]["answer"] == [1]
+        seqs = [p["seq"] for _, p in heard]
+        assert seqs == sorted(set(seqs)), seqs
+    finally:
+        server.stop()
+        nginx.shutdown()
 
 
 def test_with_a_standby_nginx_acknowledges_a_prediction_once_the_replica_has_it(proxied, tmp_path):
