@@ -14,7 +14,6 @@ master process reads it at its start (so the file may be root's alone).
 from __future__ import annotations
 
 import json
-import logging
 import os
 import urllib.request
 from collections.abc import Callable
@@ -33,8 +32,6 @@ from .crowd import DEVICE_COOKIE, OPTION_DIGITS, PREDICT_ERRORS, QUESTION_DIGITS
 from .devices import TAG_CHARS, TOKEN_CHARS, device_key
 from .edge.wiring import SERVER_ERROR, status_of
 from .limits import Limits, limited
-
-log = logging.getLogger(__name__)
 
 
 def redis_of(url: str, host: str | None = None, port: int | None = None) -> dict[str, Any]:

@@ -29,7 +29,7 @@ def register(w: Wiring) -> None:
         if new:
             device = crowd.new_device()
         # The page opens with the show's questions and its own record (at most a tick old), then
-        # takes what changes from nginx's channel (w.push) or the /crowd socket.
+        # takes what changes from nginx's channel (hall.HallPush) or the /crowd socket.
         now = {"crowd": w.desk.payload(show), "me": crowd.me(show, device), "push": w.desk.push is not None}
         resp = Response(render_template("audience.html", show=show, name=w.shows.info(show)["name"], now=now))
         if new:
