@@ -117,6 +117,7 @@ class DeployNginx:
         self.port = stp.free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.push_port = stp.free_port()  # the hall's channels' publisher (nchan), on loopback
+        self.h2_port = stp.free_port()  # HTTP/2 as browsers speak it over TLS, here in the clear
         self.proc: subprocess.Popen[bytes] | None = None
 
     def site(self, players: Any, audience: list[Any]) -> str:
@@ -136,7 +137,9 @@ class DeployNginx:
              "upstream referee_audience {\n    hash $remote_addr consistent;\n"
              + "".join(f"    server 127.0.0.1:{s.port};\n" for s in audience) + "}")
         swap(r"server \{\s*listen 80;.*?\n\}\n", "")  # the plain-HTTP redirect: the bench speaks plain HTTP
-        swap(r"listen 443 ssl;", f"listen 127.0.0.1:{self.port} reuseport;")
+        # and HTTP/2 on a listener of its own (--h2: deploy's listener does not offer it)
+        swap(r"listen 443 ssl;", f"listen 127.0.0.1:{self.port} reuseport;\n"
+                                 f"    listen 127.0.0.1:{self.h2_port} reuseport http2;")
         site, n = re.subn(r"\n[ \t]*ssl_[a-z_]+ [^\n]*;", "", site)
         if n != 3:  # ssl_certificate, ssl_certificate_key, ssl_protocols
             raise RuntimeError(f"deploy/nginx/referee.conf changed: {n} ssl_ lines")
@@ -431,6 +434,7 @@ class Worker(stp.Worker):
                 *worker, "--url", url, "--show", show,
                 "--first", str(first), "--count", str(count), "--connect-concurrency", str(concurrency),
                 *(["--made-ids"] if made else []), *(["--push"] if os.environ.get("BENCH_PUSH") == "1" else []),
+                *(["--h2-port", os.environ["BENCH_H2_PORT"]] if os.environ.get("BENCH_H2_PORT") else []),
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=err, limit=1 << 26, env=env)
         return cls(proc, count)
 
@@ -590,7 +594,7 @@ async def run(args: argparse.Namespace) -> int:
         # On a port, as deploy's Redis: nginx's workers (hall.lua) reach it too.
         shared = await asyncio.to_thread(EmbeddedRedis(work / "shared", port=stp.free_port()).start)
         env = {"REFEREE_SECRET_KEY": secrets.token_hex(32), "REFEREE_PROXIED": "1"}
-        if args.push:  # the hall's phones' questions from nginx's channel, as deploy ships it
+        if args.push or args.h2:  # the hall's phones' questions from nginx's channel, as deploy ships it
             from referee.server.hall import push_url
 
             env["REFEREE_HALL_PUSH"] = push_url(nginx.push_port)
@@ -606,6 +610,8 @@ async def run(args: argparse.Namespace) -> int:
 
         hall = hall_config(shared.url, env["REFEREE_SECRET_KEY"].encode(), limits_from_env(), replicas=0)
         await asyncio.to_thread(nginx.start, players, audience, hall)
+        if args.h2:
+            os.environ["BENCH_H2_PORT"] = str(nginx.h2_port)  # the workers inherit it
         redis_pid = shared.process.pid
         if args.pin:  # the players' side (its process, Redis, this script) on the first core; the hall elsewhere
             for pid in (players.pid, redis_pid, os.getpid()):
@@ -900,6 +906,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--push", action="store_true",
                    help="the hall's phones take their questions from nginx's channel (nchan, an EventSource each; "
                         "REFEREE_HALL_PUSH), as deploy/ ships it, not from the /crowd socket (needs --epoll)")
+    p.add_argument("--h2", action="store_true",
+                   help="the channel's devices speak HTTP/2 to nginx as a browser would over TLS if deploy's "
+                        "listener offered it (their EventSource and posts streams of one connection; in the clear "
+                        "here, on a listener the bench adds): what HTTP/2 would change (not shipped: "
+                        "docs/performance.md, Goal 8)")
     p.add_argument("--epoll", action="store_true",
                    help="devices on raw non-blocking sockets, one epoll a worker (bench/crowd_epoll.py): the "
                         "cheapest per device, so the machine's cores go to the servers")
@@ -918,9 +929,9 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["BENCH_NODE"] = "1"
     if args.epoll:
         os.environ["BENCH_EPOLL"] = "1"
-    if args.push:
+    if args.push or args.h2:
         if not args.epoll:
-            p.error("--push devices are --epoll devices (an EventSource each)")
+            p.error("--push and --h2 devices are --epoll devices")
         os.environ["BENCH_PUSH"] = "1"
     if args.worker:
         return asyncio.run(worker_main(args))

@@ -500,22 +500,151 @@ class EventStream:
                 break
             self.body += self.buf[end + 2:end + 2 + size]
             del self.buf[:end + 2 + size + 2]
-        while (end := self.body.find(b"\n\n")) >= 0:  # an event ends with a blank line
-            event, self.body = bytes(self.body[:end]), self.body[end + 2:]
-            data = [line[6:] for line in event.split(b"\n") if line.startswith(b"data: ")]
-            if data:
-                self.on_text(b"\n".join(data).decode())
+        for text in events(self.body):
+            self.on_text(text)
+
+
+def events(body: bytearray) -> list[str]:
+    """The whole events at the start of an event stream's `body` (taken out of it): each one's data."""
+    out = []
+    while (end := body.find(b"\n\n")) >= 0:  # an event ends with a blank line
+        event = bytes(body[:end])
+        del body[:end + 2]
+        data = [line[6:] for line in event.split(b"\n") if line.startswith(b"data: ")]
+        if data:
+            out.append(b"\n".join(data).decode())
+    return out
+
+
+# HTTP/2 (RFC 9113) as a browser speaks it to nginx over TLS, here in the clear with prior
+# knowledge: one connection a phone, its EventSource and its posts each a stream of it.
+H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+DATA, HEADERS, RST_STREAM, SETTINGS, PING, GOAWAY, WINDOW_UPDATE = 0x0, 0x1, 0x3, 0x4, 0x6, 0x7, 0x8
+END_STREAM, END_HEADERS, ACK = 0x1, 0x4, 0x1
+BIG_WINDOW = (1 << 31) - 1
+# HPACK's static table (RFC 7541, appendix A): the statuses nginx sends as an index.
+STATUS_INDEX = {0x88: 200, 0x89: 204, 0x8A: 206, 0x8B: 304, 0x8C: 400, 0x8D: 404, 0x8E: 500}
+
+
+def h2_frame(kind: int, flags: int, stream: int, payload: bytes = b"") -> bytes:
+    return len(payload).to_bytes(3, "big") + bytes((kind, flags)) + stream.to_bytes(4, "big") + payload
+
+
+def hpack_literal(name: str, value: str) -> bytes:
+    """A header as a literal without indexing, a new name, no Huffman code (RFC 7541, 6.2.2)."""
+    def string(text: str) -> bytes:
+        raw = text.encode()
+        n = len(raw)
+        if n < 127:
+            return bytes((n,)) + raw
+        n -= 127
+        out = bytearray((127,))
+        while n >= 128:
+            out.append((n & 0x7F) | 0x80)
+            n >>= 7
+        out.append(n)
+        return bytes(out) + raw
+    return b"\x00" + string(name) + string(value)
+
+
+def h2_status(block: bytes) -> int:
+    """The :status of a response's header block as nginx writes it first (an index, or the
+    index's name with three plain digits); 0 when it reads otherwise."""
+    if block and block[0] in STATUS_INDEX:
+        return STATUS_INDEX[block[0]]
+    if len(block) >= 5 and block[0] == 0x48 and block[1] == 3:
+        return int(block[2:5])
+    return 0
+
+
+class H2Stream:
+    def __init__(self, on_data: Callable[[bytes], None] | None = None) -> None:
+        self.head = Future()  # done with the status
+        self.done = Future()  # done with (status, body) at the end of the stream
+        self.status = 0
+        self.body = bytearray()
+        self.on_data = on_data
+
+
+class H2:
+    """One HTTP/2 connection: requests are streams of it (`request`)."""
+
+    def __init__(self, server: tuple[str, int], host: str, local: str, on_end: Callable[[], None]) -> None:
+        self.host, self.on_end = host, on_end
+        self.buf = bytearray()
+        self.next_id = 1
+        self.streams: dict[int, H2Stream] = {}
+        self.conn = Conn(server, local, self._data, self._closed)
+        settings = (0x2).to_bytes(2, "big") + (0).to_bytes(4, "big") + (0x4).to_bytes(2, "big") + BIG_WINDOW.to_bytes(4, "big")
+        self.conn.send(H2_PREFACE + h2_frame(SETTINGS, 0, 0, settings)
+                       + h2_frame(WINDOW_UPDATE, 0, 0, (BIG_WINDOW - 65535).to_bytes(4, "big")))
+
+    def request(self, method: str, path: str, headers: dict[str, str], body: bytes = b"",
+                on_data: Callable[[bytes], None] | None = None) -> H2Stream:
+        stream, self.next_id = self.next_id, self.next_id + 2
+        block = b"".join(hpack_literal(k, v) for k, v in
+                         {":method": method, ":scheme": "http", ":path": path, ":authority": self.host, **headers}.items())
+        out = h2_frame(HEADERS, END_HEADERS | (0 if body else END_STREAM), stream, block)
+        if body:
+            out += h2_frame(DATA, END_STREAM, stream, body)
+        self.streams[stream] = H2Stream(on_data)
+        self.conn.send(out)
+        return self.streams[stream]
+
+    def close(self) -> None:
+        self.conn.close(None)
+
+    def _closed(self, error: BaseException | None) -> None:
+        for s in self.streams.values():
+            s.head.set(error=error or ConnectionError("closed"))
+            s.done.set(error=error or ConnectionError("closed"))
+        self.on_end()
+
+    def _data(self, data: bytes) -> None:
+        self.buf += data
+        while len(self.buf) >= 9:
+            size = int.from_bytes(self.buf[:3], "big")
+            if len(self.buf) < 9 + size:
+                return
+            kind, flags, stream = self.buf[3], self.buf[4], int.from_bytes(self.buf[5:9], "big") & 0x7FFFFFFF
+            payload = bytes(self.buf[9:9 + size])
+            del self.buf[:9 + size]
+            if kind == SETTINGS and not flags & ACK:
+                self.conn.send(h2_frame(SETTINGS, ACK, 0))
+            elif kind == PING and not flags & ACK:
+                self.conn.send(h2_frame(PING, ACK, 0, payload))
+            elif kind == GOAWAY:
+                self.conn.close(ConnectionError("GOAWAY"))
+                return
+            elif kind in (HEADERS, DATA, RST_STREAM) and stream in self.streams:
+                s = self.streams[stream]
+                if kind == HEADERS and not s.head.done:
+                    s.status = h2_status(payload)
+                    s.head.set(s.status)
+                elif kind == DATA:
+                    if s.on_data is not None:
+                        s.on_data(payload)
+                    else:
+                        s.body += payload
+                if kind == RST_STREAM or flags & END_STREAM:
+                    del self.streams[stream]
+                    s.head.set(error=ConnectionError("reset"))
+                    s.done.set((s.status, bytes(s.body)) if kind != RST_STREAM else None,
+                               None if kind != RST_STREAM else ConnectionError("reset"))
 
 
 # -- the devices ------------------------------------------------------------------------------------
 
 
 class Device:
-    def __init__(self, index: int, server: tuple[str, int], host: str, show: str, push: bool = False) -> None:
+    def __init__(self, index: int, server: tuple[str, int], host: str, show: str, push: bool = False,
+                 h2: tuple[str, int] | None = None) -> None:
         self.index = index
         self.local = address_of(index)
         self.server, self.host, self.show = server, host, show
         self.push = push  # the questions from nginx's channel (an EventSource), not the /crowd socket
+        self.h2_server = h2  # HTTP/2 there: the EventSource and the posts streams of one connection
+        self.h2: H2 | None = None
         self.device = ""
         self.ws: WebSocket | EventStream | None = None
         self.connected = False
@@ -534,6 +663,22 @@ class Device:
             raise ConnectionError(f"audience page: HTTP {status}, cookie {bool(self.device)}")
 
     def connect(self) -> Generator[Future, Any, None]:
+        if self.h2_server is not None:  # as a browser speaking HTTP/2 to deploy's nginx
+            self.h2 = H2(self.h2_server, self.host, self.local, self._end)
+            body = bytearray()
+
+            def data(chunk: bytes) -> None:
+                body.extend(chunk)
+                for text in events(body):
+                    self.receive(["crowd", json.loads(text)])
+
+            stream = self.h2.request("GET", f"/a/{self.show}/live", {"accept": "text/event-stream",
+                                                                     "cookie": f"{COOKIE}={self.device}"}, on_data=data)
+            status = yield LOOP.within(stream.head, CONNECT_TIMEOUT)
+            if status != 200:
+                raise ConnectionError(f"HTTP {status}")
+            self.connected = True
+            return
         if self.push:  # as the page behind deploy's nginx: its channel, an EventSource
             self.ws = EventStream(self.server, self.host, self.local, f"/a/{self.show}/live",
                                   f"{COOKIE}={self.device}", lambda text: self.receive(["crowd", json.loads(text)]),
@@ -580,6 +725,8 @@ class Device:
     def disconnect(self) -> None:
         if self.ws is not None:
             self.ws.close()
+        if self.h2 is not None:
+            self.h2.close()
         self.connected = False
 
     def question(self, qid: str, timeout: float) -> Generator[Future, Any, float | None]:
@@ -603,7 +750,13 @@ class Device:
                    f"Content-Length: {len(body)}\r\n\r\n").encode() + body
         t0 = time.monotonic()
         try:
-            _, _, answer = yield http_once(self.server, self.local, request, ANSWER_TIMEOUT)
+            if self.h2 is not None:  # a stream of the connection the phone holds
+                stream = self.h2.request("POST", f"/a/{self.show}/predict", {
+                    "cookie": f"{COOKIE}={self.device}", "content-type": "application/x-www-form-urlencoded",
+                    "content-length": str(len(body))}, body)
+                _, answer = yield LOOP.within(stream.done, ANSWER_TIMEOUT)
+            else:
+                _, _, answer = yield http_once(self.server, self.local, request, ANSWER_TIMEOUT)
             ack = json.loads(answer)
         except Exception as err:  # noqa: BLE001 - a lost or late ack is a result
             return [self.index, kind, option, t0, time.monotonic(), "timeout", type(err).__name__, None, None]
@@ -741,7 +894,8 @@ def main_flow(args: argparse.Namespace) -> Generator[Future, Any, None]:
     if not line or json.loads(line).get("cmd") != "go":
         return
     t_go = time.monotonic()
-    devices = [Device(args.first + i, server, parts.netloc, args.show, args.push) for i in range(args.count)]
+    h2 = (parts.hostname, args.h2_port) if args.h2_port else None
+    devices = [Device(args.first + i, server, parts.netloc, args.show, args.push, h2) for i in range(args.count)]
     made = os.environ["REFEREE_SECRET_KEY"] if args.made_ids else None
     joined = yield from join(devices, args.connect_concurrency, made)
     reply({"connected": sum(1 for d in devices if d.connected), "failed": len(joined["errors"]),
@@ -770,6 +924,8 @@ def main() -> int:
     p.add_argument("--connect-concurrency", type=int, default=25)
     p.add_argument("--made-ids", action="store_true")
     p.add_argument("--push", action="store_true", help="the questions from nginx's channel (an EventSource)")
+    p.add_argument("--h2-port", type=int, default=0,
+                   help="nginx's HTTP/2 listener: the channel and the posts as streams of one connection")
     args = p.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
