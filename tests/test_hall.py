@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import ssl
@@ -324,6 +325,13 @@ def test_a_change_the_channel_missed_reaches_it_at_the_next_tick(tmp_path):
             self.send_header("Content-Length", "0")
             self.end_headers()
 
+        def do_GET(self) -> None:  # noqa: N802 - as nchan's publisher: the channel's state
+            body = json.dumps({"messages": 1 if heard else 0}).encode()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
         def log_message(self, *args: Any) -> None:
             pass
 
@@ -346,6 +354,44 @@ def test_a_change_the_channel_missed_reaches_it_at_the_next_tick(tmp_path):
     finally:
         server.stop()
         nginx.shutdown()
+
+
+def test_after_nginx_restarts_a_phone_that_connects_gets_the_open_question(tmp_path):
+    """nginx keeps the hall's channels in memory: restarted (a venue's machine, an upgrade), it
+    has no message for a phone that connects. The processes' ticker finds the channel empty and
+    sends the show's state again, so a phone opening its channel then gets the open question."""
+    with nginx_in_front(tmp_path) as (url, servers, base, _plain):
+        players = servers[0]
+        show = "r" + uuid.uuid4().hex[:8]
+        players.ok("create_show", show=show, name="관객")
+        qid = players.ok("ask_question", show=show, text="누가 이길까요?", options=["가람", "나래"])["question"]
+        first = Channel(url, base, show)
+        try:
+            first.wait_for(lambda p: p["questions"] and p["questions"][-1]["id"] == qid, "the question")
+        finally:
+            first.close()
+        pid = int((base / "nginx.pid").read_text())
+        os.kill(pid, signal.SIGTERM)
+        wait_until(lambda: not (base / "nginx.pid").exists(), timeout=10, what="nginx stopped")
+        again = subprocess.Popen([shutil.which("nginx") or "/usr/sbin/nginx", "-c", str(base / "nginx.conf"),
+                                  "-p", str(base)])
+        try:
+            def up() -> bool:
+                try:
+                    return https_session(base).get(f"{url}/healthz", timeout=1).ok
+                except requests.RequestException:
+                    return False
+
+            wait_until(up, timeout=10, what="nginx again")
+            late = Channel(url, base, show)
+            try:
+                late.wait_for(lambda p: p["questions"] and p["questions"][-1]["id"] == qid
+                              and p["questions"][-1]["state"] == "open", "the open question, sent again")
+            finally:
+                late.close()
+        finally:
+            again.terminate()
+            again.wait(timeout=10)
 
 
 def test_with_a_standby_nginx_acknowledges_a_prediction_once_the_replica_has_it(proxied, tmp_path):

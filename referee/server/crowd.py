@@ -808,15 +808,20 @@ class CrowdDesk:
                 self._sent[show] = (text, payload["seq"])
             if self.push is not None and self.push.behind(show, payload["seq"]):
                 self._push(show)
+            elif self.push is not None and show in live:  # an open question: is it in nginx's channel?
+                self._push(show, again=True)
             if show not in live:
                 self._sent.pop(show, None)  # its last state is out: nothing moves until a staff command
 
-    def _push(self, show: str) -> None:
-        """The phones' payload into nginx's channel, when there is one (hall.HallPush)."""
+    def _push(self, show: str, again: bool = False) -> None:
+        """The phones' payload into nginx's channel, when there is one (hall.HallPush); `again`:
+        once more if the channel has lost it (nginx restarted)."""
         if self.push is None:
             return
         try:
-            self.push.send(show)
+            if again and self.push.present(show):
+                return
+            self.push.send(show, again)
         except Exception as exc:  # the command or the tick is done all the same; the next tick sends it
             log.warning("the hall's channel for %s missed a change, sent again at the next tick: %r", show, exc)
 

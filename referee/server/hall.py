@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -122,7 +123,8 @@ class HallPush:
     sends it only if no process sent that ``seq`` yet, and notes it. The channel's messages are
     therefore in order, and the newest one, which nchan keeps for a phone that connects, is the
     show's state. A send that fails (nginx restarting) is noted nowhere and tried again at the
-    next tick."""
+    next tick. nginx keeps its channels in memory: after a restart a show's is gone, and the
+    ticker, which asks for it (`present`), sends the show's state again."""
 
     def __init__(self, client: redis.Redis, url: str, payload: Callable[[str], dict[str, Any]],
                  key: Callable[[str], str], timeout: float = 3.0) -> None:
@@ -137,7 +139,9 @@ class HallPush:
     def behind(self, show: str, seq: int) -> bool:
         return self.sent.get(show, -1) < seq
 
-    def send(self, show: str) -> None:
+    def send(self, show: str, again: bool = False) -> None:
+        """Publish the show's payload if no process has published its seq (`again`: if nginx's
+        channel has nothing, a restart's)."""
         self.missed.add(show)
         key = self.key(show)
         with self.client.lock(f"{key}:lock", timeout=2 * self.timeout + 1, blocking_timeout=2 * self.timeout,
@@ -145,12 +149,29 @@ class HallPush:
             payload = self.payload(show)
             seq = int(payload["seq"])
             done = int(self.client.get(key) or -1)
-            if done < seq:
-                post = urllib.request.Request(self.url + quote(show, safe=""), data=encode(payload).encode(),
-                                              method="POST", headers={"Content-Type": "application/json"})
+            if done < seq or again and not self.present(show):
+                post = urllib.request.Request(self._channel(show), data=encode(payload).encode(), method="POST",
+                                              headers={"Content-Type": "application/json"})
                 with urllib.request.urlopen(post, timeout=self.timeout) as answer:  # noqa: S310 - our nginx
                     answer.read()
                 self.client.set(key, seq)
                 done = seq
         self.sent[show] = done
         self.missed.discard(show)
+
+    def present(self, show: str) -> bool:
+        """Whether nginx's channel of the show holds a message: nchan answers a publisher's GET
+        with the channel's state (``messages``), 404 when no phone or publisher made it yet (a
+        phone that connects makes it, empty)."""
+        ask = urllib.request.Request(self._channel(show), headers={"Accept": "application/json"})
+        try:
+            with urllib.request.urlopen(ask, timeout=self.timeout) as answer:  # noqa: S310 - our nginx
+                state = json.loads(answer.read())
+        except urllib.error.HTTPError as err:
+            if err.code == 404:
+                return False
+            raise
+        return int(state.get("messages", 0)) > 0
+
+    def _channel(self, show: str) -> str:
+        return self.url + quote(show, safe="")
