@@ -63,6 +63,17 @@ def move(server: LiveServer, show: str, table: str, seat: int, move: dict) -> No
     server.ok("move", show=show, table=table, seat=seat, move=move, sid=uuid.uuid4().hex)
 
 
+def play_to_a_held_opening(server: LiveServer, show: str, table: str) -> None:
+    """A round of the Coin table up to the boxes' opening, which the show's reveal hold keeps
+    off the projector (seat 0's 20 against seat 1's 5: seat 0 takes it once released)."""
+    move(server, show, table, 0, {"type": "put_coin", "coin": 20})
+    move(server, show, table, 1, {"type": "put_coin", "coin": 5})
+    for seat in (0, 1):
+        move(server, show, table, seat, {"type": "choose_token", "token": "STOP"})
+    held = next(t["held"] for t in server.snapshot(show)["tables"] if t["view"]["table"] == table)
+    assert held and held["count"] >= 1, "the boxes' opening is held"
+
+
 def test_predictions_count_once_close_at_the_reveal_and_score_from_the_tables_result(server):
     phones: list[Client] = []
     try:
@@ -262,12 +273,7 @@ def test_with_the_reveal_hold_on_the_hall_hears_nothing_of_a_held_reveal_until_i
         phone, device = hall_phone(server, show)
         phones = [phone, projector]
         phone.wait_for(lambda e, p: e == "crowd" and p["questions"] and p["questions"][-1]["state"] == "open")
-        move(server, show, table, 0, {"type": "put_coin", "coin": 20})
-        move(server, show, table, 1, {"type": "put_coin", "coin": 5})
-        for seat in (0, 1):
-            move(server, show, table, seat, {"type": "choose_token", "token": "STOP"})
-        held = next(t["held"] for t in server.snapshot(show)["tables"] if t["view"]["table"] == table)
-        assert held and held["count"] >= 1, "the boxes' opening is held"
+        play_to_a_held_opening(server, show, table)
         time.sleep(1.5)  # three ticks of the crowd's ticker
         ack = predict(server, show, device, qid, 0)
         assert ack["ok"] and not ack["prediction"]["again"], ack

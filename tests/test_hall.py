@@ -31,7 +31,7 @@ from referee.server.devices import device_key, new_device
 from .live import LiveServer, free_port, wait_until
 from .test_attacks import deploy_conf, make_acl, start_redis
 from .test_backup import RedisProcess
-from .test_crowd_live import coin_show, move
+from .test_crowd_live import coin_show, play_to_a_held_opening
 from .test_deploy import nginx_in_front
 
 RATE = "4/30"  # a device's predictions in a window, small enough to reach
@@ -282,12 +282,7 @@ def test_with_the_reveal_hold_on_nginx_s_channel_says_nothing_of_a_held_reveal_u
     channel = Channel(url, base, show)
     try:
         channel.wait_for(lambda p: p["questions"] and p["questions"][-1]["id"] == qid, "the open question, at once")
-        move(players, show, table, 0, {"type": "put_coin", "coin": 20})
-        move(players, show, table, 1, {"type": "put_coin", "coin": 5})
-        for seat in (0, 1):
-            move(players, show, table, seat, {"type": "choose_token", "token": "STOP"})
-        held = next(t["held"] for t in players.snapshot(show)["tables"] if t["view"]["table"] == table)
-        assert held and held["count"] >= 1, "the boxes' opening is held"
+        play_to_a_held_opening(players, show, table)
         time.sleep(1.5)  # three ticks of every process's crowd ticker
         assert all(q["state"] == "open" and not q.get("answer") for p in channel.heard for q in p["questions"]), \
             channel.heard[-1]
