@@ -87,6 +87,8 @@ from crowd_epoll import (  # noqa: E402 - the devices' shared parts (standard li
 )
 from crowd_epoll import COOKIE as DEVICE_COOKIE  # noqa: E402
 
+from referee.server.hall import GATHER_MS  # noqa: E402
+
 
 def stats(values: list[float]) -> dict[str, float] | None:
     if not values:
@@ -608,7 +610,8 @@ async def run(args: argparse.Namespace) -> int:
         from referee.server.entry import limits_from_env
         from referee.server.hall import hall_config
 
-        hall = hall_config(shared.url, env["REFEREE_SECRET_KEY"].encode(), limits_from_env(), replicas=0)
+        hall = hall_config(shared.url, env["REFEREE_SECRET_KEY"].encode(), limits_from_env(), replicas=0,
+                           gather_ms=args.gather_ms)
         await asyncio.to_thread(nginx.start, players, audience, hall)
         if args.h2:
             os.environ["BENCH_H2_PORT"] = str(nginx.h2_port)  # the workers inherit it
@@ -809,6 +812,20 @@ async def run(args: argparse.Namespace) -> int:
               f"{burst_cpu['busy'] + burst_cpu['irq']:.2f} of {span * len(cores):.1f}")
         print(f"CPU while idle ({idle_cpu['t']:.1f} s of moves): "
               + ", ".join(f"{k} {idle_cpu[k]:.2f}" for k in parts) + f"; other processes {other(idle_cpu):.2f} ({', '.join(f'{k} {v}' for k, v in idle_cpu['others']) or '-'})")
+        # Issue 34's measure: the server's CPU (the audience processes, Redis, nginx) per accepted
+        # prediction, all of it and above what the same parts spend idle over as long.
+        accepted = max(1, len(accepted_acks))
+        server = [s.name for s in audience] + ["redis", "nginx"]  # the players' process moves the room
+
+        def per(keys: list[str]) -> tuple[float, float]:
+            spent = sum(burst_cpu[k] for k in keys)
+            idle_rate = sum(idle_cpu[k] for k in keys) / idle_cpu["t"]
+            return 1000 * spent / accepted, 1000 * (spent - idle_rate * span) / accepted
+
+        out["cpu_per_prediction_ms"] = {name: per(keys) for name, keys in
+                                        (("server", server), ("nginx", ["nginx"]), ("redis", ["redis"]))}
+        print("server CPU per accepted prediction, all / above idle, ms: " + ", ".join(
+            f"{name} {all_:.3f} / {above:.3f}" for name, (all_, above) in out["cpu_per_prediction_ms"].items()))
         print(f"Redis commands during the burst: {sum(calls.values())} "
               f"({sum(calls.values()) / max(1, npred):.2f} per prediction: "
               + ", ".join(f"{k} {v}" for k, v in sorted(calls.items(), key=lambda kv: -kv[1])[:8]) + ")")
@@ -882,6 +899,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--connect-concurrency", type=int, default=25, help="devices connecting at once per worker")
     p.add_argument("--made-ids", action="store_true",
                    help="sign device ids with the servers' key instead of opening /a/<show> for each device's cookie")
+    p.add_argument("--gather-ms", type=float, default=GATHER_MS,
+                   help="how long each nginx worker gathers predictions into one Redis pipeline (hall.lua; "
+                        f"deploy's {GATHER_MS} ms; 0: the next turn of its loop)")
     p.add_argument("--pin", action="store_true",
                    help="the players' process, Redis and this script on the first core; the audience processes "
                         "and the devices on the others (as if the hall were other machines)")

@@ -165,6 +165,61 @@ def api_counts(staff: requests.Session, url: str, show: str, qid: str) -> list[i
     return next(q["counts"] for q in snapshot["crowd"]["questions"] if q["id"] == qid)
 
 
+def test_nginx_sends_the_predictions_that_arrive_together_to_redis_as_one_pipeline(tmp_path):
+    """hall.lua's group commit: the predictions a worker gathers (here for 300 ms) reach Redis as
+    one pipeline, so Redis runs them back to back (one fsync for all), each its own script in the
+    order it came: a device's second send in the same batch is answered with its first choice.
+    After Redis lost its scripts (SCRIPT FLUSH), the next batch loads the script and runs all."""
+    with nginx_in_front(tmp_path, env={"REFEREE_HALL_GATHER_MS": "300"}) as (url, servers, base, _plain):
+        staff = https_session(base)
+        show = "h" + uuid.uuid4().hex[:8]
+        assert staff.post(f"{url}/api/create_show", json={"show": show, "name": "묶음"},
+                          headers={"X-Staff-Pin": "4321"}, timeout=30).json()["ok"]
+        qid = staff.post(f"{url}/api/ask_question", json={"show": show, "text": "누가?", "options": ["가", "나", "다"]},
+                         headers={"X-Staff-Pin": "4321"}, timeout=30).json()["question"]
+        key = bytes.fromhex(json.loads((base / "hall.json").read_text())["device_key"])
+        store = redis.Redis.from_url(servers[0].env["REDIS_URL"], decode_responses=True)
+
+        def batch(sends: list[tuple[str, int]]) -> tuple[list[tuple[float, Any]], float]:
+            """Each send from its own thread, 15 ms after the one before (all within the 300 ms)."""
+            answers: list[Any] = [None] * len(sends)
+            sent: list[float] = [0.0] * len(sends)
+
+            def one(i: int, cookie: str, option: int) -> None:
+                sent[i] = time.monotonic()
+                answers[i] = https_session(base).post(
+                    f"{url}/a/{show}/predict", data={"question": qid, "option": str(option)},
+                    headers={"Cookie": f"{DEVICE_COOKIE}={cookie}"}, timeout=10)
+            threads = []
+            for i, (cookie, option) in enumerate(sends):
+                threads.append(threading.Thread(target=one, args=(i, cookie, option)))
+                threads[-1].start()
+                time.sleep(0.015)
+            for t in threads:
+                t.join()
+            return [(a.status_code, a.json()) for a in answers], max(sent) - min(sent)
+
+        def ran(devices: list[str]) -> float:
+            """How far apart Redis ran these devices' scripts (ms, its clock: the times it stored)."""
+            times = [int(store.hget(f"ref:crowd:{show}:t:{qid}", d)) for d in devices]
+            return max(times) - min(times)
+
+        devices = [new_device(key) for _ in range(8)]
+        answers, spread = batch([(d, i % 3) for i, d in enumerate(devices)] + [(devices[0], 2)])
+        assert spread > 0.1  # sent over more than 100 ms...
+        assert ran(devices) <= 20, ran(devices)  # ...run by Redis one after another
+        assert answers[:-1] == [(200, {"ok": True, "prediction": {"question": qid, "option": i % 3, "again": False}})
+                                for i in range(8)]
+        assert answers[-1] == (200, {"ok": True, "prediction": {"question": qid, "option": 0, "again": True}})
+
+        store.script_flush()
+        later = [new_device(key) for _ in range(4)]
+        answers, _ = batch([(d, 1) for d in later])
+        assert [a[1]["prediction"]["again"] for a in answers] == [False] * 4, answers
+        wait_until(lambda: api_counts(staff, url, show, qid) == [3, 3 + 4, 2], timeout=10,
+                   what="the counts (a tick old at most)")
+
+
 def test_hall_config_holds_the_devices_key_and_never_the_servers_secret(tmp_path):
     """nginx's settings carry the key derived for device ids: not the secret that signs the
     players' links; the file is its owner's alone."""

@@ -15,6 +15,7 @@
 -- loads this file (init in nginx's master, which may read the root-only hall.json).
 
 local cjson = require "cjson.safe"
+local semaphore = require "ngx.semaphore"  -- lua-resty-core, a dependency of Debian's Lua module
 -- lua-resty-redis: Debian's lua-nginx-redis names it nginx.redis, OpenResty resty.redis
 local found, redis = pcall(require, "nginx.redis")
 if not found then redis = require "resty.redis" end
@@ -107,15 +108,9 @@ local function fixed_of(red, q)
   return found
 end
 
-local function run_script(red, keys, args)
-  local call = { #keys }
-  for _, list in ipairs({ keys, args }) do
-    for _, v in ipairs(list) do call[#call + 1] = v end
-  end
-  if sha then
-    local res, err = red:evalsha(sha, unpack(call))
-    if res or not (err and err:find("NOSCRIPT", 1, true)) then return res, err end
-  end
+-- The prediction script's SHA1, loaded from the text the referee stored (once a worker, and
+-- again after Redis lost its scripts).
+local function load_script(red)
   local text, err = red:get(conf.script_key)
   if not text then return nil, err end
   if text == ngx.null then return nil, "the referee has not stored its prediction script yet" end
@@ -123,7 +118,11 @@ local function run_script(red, keys, args)
   loaded, err = red:script("load", text)
   if not loaded then return nil, err end
   sha = loaded
-  return red:evalsha(sha, unpack(call))
+  return sha
+end
+
+local function failed(res)  -- a pipeline's reply: a Redis error is {false, message}
+  return type(res) == "table" and res[1] == false
 end
 
 -- With a standby: a prediction is acknowledged once the replica has it, while the referee's
@@ -142,6 +141,76 @@ local function copied(red)
   return true
 end
 
+-- Group commit. With appendfsync always (nothing acknowledged is lost) Redis writes and fsyncs
+-- its append-only file once for each turn of its loop that wrote; a burst's predictions, each on
+-- its own turn, cost Redis an fsync each: more CPU than the script itself (docs/performance.md,
+-- Goal 8). So a worker gathers the predictions that arrive within conf.gather_ms and sends them
+-- to Redis as one pipeline: one read, one fsync and one write for all of them, and each
+-- prediction still its own script, run whole and in the order it came. A prediction is
+-- acknowledged only after Redis answered the pipeline, that is after the fsync (and, with a
+-- standby, after the replica has it: one WAIT a batch).
+local gathering     -- this worker's batch still gathering predictions, if any
+
+local function run_batch(batch)
+  local red, err = connect()
+  if not red then return nil, err end
+  if not sha then
+    local loaded
+    loaded, err = load_script(red)
+    if not loaded then red:close(); return nil, err end
+  end
+  local calls, results = batch.calls, batch.results
+  red:init_pipeline(#calls)
+  for _, call in ipairs(calls) do red:evalsha(sha, unpack(call)) end
+  local replies
+  replies, err = red:commit_pipeline()
+  if not replies then red:close(); return nil, err end
+  local lost = false  -- Redis restarted without its scripts: none of those ran; load it, run them again
+  for i, res in ipairs(replies) do
+    if failed(res) and tostring(res[2]):find("NOSCRIPT", 1, true) then lost = true else results[i] = res end
+  end
+  if lost then
+    local loaded
+    loaded, err = load_script(red)
+    if not loaded then red:close(); return nil, err end
+    for i, call in ipairs(calls) do
+      if not results[i] then
+        results[i], err = red:evalsha(sha, unpack(call))
+        if not results[i] then results[i] = { false, err } end
+      end
+    end
+  end
+  copied(red)
+  red:set_keepalive(60000, 64)
+  return true
+end
+
+local function flush(_, batch)
+  if gathering == batch then gathering = nil end  -- what arrives now gathers for the next one
+  local ok, done, err = pcall(run_batch, batch)
+  if not ok then batch.err = done elseif not done then batch.err = err end
+  batch.sema:post(#batch.calls)
+end
+
+-- Runs one prediction's script call in this worker's next batch; its reply, or nil and why.
+local function commit(call)
+  local batch = gathering
+  if not batch then
+    batch = { calls = {}, results = {}, sema = semaphore.new() }
+    local ok, err = ngx.timer.at(conf.gather_ms / 1000, flush, batch)
+    if not ok then return nil, err end
+    gathering = batch
+  end
+  local i = #batch.calls + 1
+  batch.calls[i] = call
+  local ok, err = batch.sema:wait(10)
+  if not ok then return nil, "no answer from the batch: " .. err end
+  if batch.err then return nil, batch.err end
+  local res = batch.results[i]
+  if failed(res) then return nil, res[2] end
+  return res
+end
+
 function M.predict(show)
   local id = device()
   if not id then return refuse("no_device") end
@@ -153,20 +222,21 @@ function M.predict(show)
     return refuse("no_question")
   end
   if type(option) ~= "string" or not option:match(patterns.option) then return refuse("bad_option") end
-  local red, err = connect()
-  if not red then
-    ngx.log(ngx.ERR, "the hall's Redis: ", err)
-    return refuse("server")
-  end
   local base = conf.prefix .. "crowd:" .. show .. ":"
   local q = base .. "q:" .. question
-  local f
-  f, err = fixed_of(red, q)
-  if f == false then red:set_keepalive(60000, 64); return refuse("no_question") end
+  local f, err = fixed[q], nil
   if not f then
-    ngx.log(ngx.ERR, "the hall's Redis: ", err)
-    red:close()
-    return refuse("server")
+    local red
+    red, err = connect()
+    if red then
+      f, err = fixed_of(red, q)
+      if f == nil then red:close() else red:set_keepalive(60000, 64) end
+    end
+    if f == false then return refuse("no_question") end
+    if not f then
+      ngx.log(ngx.ERR, "the hall's Redis: ", err)
+      return refuse("server")
+    end
   end
   local dev, addr = conf.limits.device, conf.limits.address
   local now = ngx.time()
@@ -174,15 +244,16 @@ function M.predict(show)
                  conf.prefix .. "rate:crowd-dev:" .. id .. ":" .. math.floor(now / dev[2]),
                  conf.prefix .. "rate:crowd-addr:" .. ngx.var.remote_addr .. ":" .. math.floor(now / addr[2]),
                  f[2], f[3] }
+  local call = { #keys }
+  for _, list in ipairs({ keys, { id, tonumber(option), dev[1], dev[2], addr[1], addr[2] } }) do
+    for _, v in ipairs(list) do call[#call + 1] = v end
+  end
   local res
-  res, err = run_script(red, keys, { id, tonumber(option), dev[1], dev[2], addr[1], addr[2] })
+  res, err = commit(call)
   if not res then
     ngx.log(ngx.ERR, "the hall's prediction script: ", err)
-    red:close()
     return refuse("server")
   end
-  copied(red)
-  red:set_keepalive(60000, 64)
   local status = res[1]
   if status == "ok" or status == "again" then
     return reply(200, '{"ok": true, "prediction": {"question": "' .. question .. '", "option": ' .. tonumber(res[2])

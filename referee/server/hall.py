@@ -56,8 +56,13 @@ def body(err: RuleError) -> dict[str, Any]:
     return {"status": status_of(err.code), "body": json.dumps({"ok": False, "error": err.to_json()}, ensure_ascii=False)}
 
 
+# How long an nginx worker gathers predictions before it sends them to Redis as one pipeline
+# (hall.lua's group commit: one fsync for all of them).
+GATHER_MS = 10
+
+
 def hall_config(redis_url: str, secret: bytes, limits: Limits, replicas: int, prefix: str = "ref:",
-                host: str | None = None, port: int | None = None) -> dict[str, Any]:
+                host: str | None = None, port: int | None = None, gather_ms: float = GATHER_MS) -> dict[str, Any]:
     """The settings and the answers of deploy/nginx/hall.lua."""
     errors = {why: body(refused(why)) for why in PREDICT_ERRORS}
     errors["rate"] = body(limited(limits.crowd_device))
@@ -74,6 +79,7 @@ def hall_config(redis_url: str, secret: bytes, limits: Limits, replicas: int, pr
         "option_digits": list(OPTION_DIGITS),
         "limits": {"device": [dev.count, dev.seconds], "address": [addr.count, addr.seconds]},
         "replicas": replicas,
+        "gather_ms": gather_ms,
         "ready_key": READY_KEY,
         "script_key": script_key(prefix),
         "none_key": none_key(prefix),
