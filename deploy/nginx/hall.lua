@@ -146,7 +146,8 @@ end
 -- its own turn, cost Redis an fsync each: more CPU than the script itself (docs/performance.md,
 -- Goal 8). So a worker gathers the predictions that arrive within conf.gather_ms and sends them
 -- to Redis as one pipeline: one read, one fsync and one write for all of them, and each
--- prediction still its own script, run whole and in the order it came. A prediction is
+-- prediction still its own script, run whole and in the order it came, its time (the board's
+-- tie-break) the time it arrived here (the script is told how long it waited). A prediction is
 -- acknowledged only after Redis answered the pipeline, that is after the fsync (and, with a
 -- standby, after the replica has it: one WAIT a batch).
 local gathering     -- this worker's batch still gathering predictions, if any
@@ -160,6 +161,11 @@ local function run_batch(batch)
     if not loaded then red:close(); return nil, err end
   end
   local calls, results = batch.calls, batch.results
+  ngx.update_time()
+  local now = ngx.now()
+  for i, call in ipairs(calls) do  -- how long each waited here: its time is when it arrived
+    call[#call + 1] = math.floor((now - batch.arrived[i]) * 1000)
+  end
   red:init_pipeline(#calls)
   for _, call in ipairs(calls) do red:evalsha(sha, unpack(call)) end
   local replies
@@ -196,13 +202,13 @@ end
 local function commit(call)
   local batch = gathering
   if not batch then
-    batch = { calls = {}, results = {}, sema = semaphore.new() }
+    batch = { calls = {}, arrived = {}, results = {}, sema = semaphore.new() }
     local ok, err = ngx.timer.at(conf.gather_ms / 1000, flush, batch)
     if not ok then return nil, err end
     gathering = batch
   end
   local i = #batch.calls + 1
-  batch.calls[i] = call
+  batch.calls[i], batch.arrived[i] = call, ngx.now()
   local ok, err = batch.sema:wait(10)
   if not ok then return nil, "no answer from the batch: " .. err end
   if batch.err then return nil, batch.err end

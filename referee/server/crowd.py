@@ -148,7 +148,9 @@ end
 # KEYS: question, its log, votes, counts, times, board, rate (device), rate (address), the show
 # (its reveal hold), the table's released version (none_key for a question with no log or no
 # hold to follow: it reads as empty).
-# ARGV: device, option index, device limit, window, address limit, window.
+# ARGV: device, option index, device limit, window, address limit, window, and how many ms nginx
+# held the prediction before sending it (hall.lua's group commit; none from the processes): its
+# time, the tie-break's, is when it arrived.
 _PREDICT = _NOW + _SWEEP_BODY + """
 for i = 0, 1 do
   local n = redis.call('INCR', KEYS[7 + i])
@@ -163,7 +165,8 @@ if redis.call('HSETNX', KEYS[3], ARGV[1], ARGV[2]) == 0 then
   return {'again', redis.call('HGET', KEYS[3], ARGV[1])}
 end
 redis.call('HINCRBY', KEYS[4], ARGV[2], 1)
-redis.call('HSET', KEYS[5], ARGV[1], now - tonumber(redis.call('HGET', KEYS[1], 'opened_ms')))
+local arrived = now - tonumber(ARGV[7] or '0')
+redis.call('HSET', KEYS[5], ARGV[1], math.max(0, arrived - tonumber(redis.call('HGET', KEYS[1], 'opened_ms'))))
 redis.call('ZADD', KEYS[6], 'NX', 0, ARGV[1])
 return {'ok', ARGV[2]}
 """

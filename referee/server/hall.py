@@ -58,7 +58,7 @@ def body(err: RuleError) -> dict[str, Any]:
 
 # How long an nginx worker gathers predictions before it sends them to Redis as one pipeline
 # (hall.lua's group commit: one fsync for all of them).
-GATHER_MS = 10
+GATHER_MS = 20
 
 
 def hall_config(redis_url: str, secret: bytes, limits: Limits, replicas: int, prefix: str = "ref:",
