@@ -464,6 +464,14 @@ def pin_process(pid: int, cores: list[int]) -> None:
                 os.sched_setaffinity(int(task.name), cores)
 
 
+def pin_tree(pid: int, cores: list[int]) -> None:
+    """`pid` and its children (nginx's master and workers) on `cores`."""
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    for child in (children.read_text().split() if children.exists() else []):
+        pin_process(int(child), cores)
+    pin_process(pid, cores)
+
+
 class Meter:
     """CPU seconds of each part of the run, and Redis's command counts, between two marks."""
 
@@ -668,6 +676,10 @@ async def run(args: argparse.Namespace) -> int:
         stage = parse_qs(urlsplit(snapshot["projector"]).query)["stage"][0]
         if args.room == "own-nginx":
             await asyncio.to_thread(room_nginx.start, players, audience, hall)
+            if args.pin:  # the room's nginx on the players' core, the hall's beside the hall
+                await asyncio.sleep(1)  # its workers started
+                pin_tree(room_nginx.proc.pid, cores[:1])
+                pin_tree(nginx.proc.pid, cores[1:])
         room = {"nginx": nginx.url, "own-nginx": room_nginx.url, "direct": players.url}[args.room]
         projector = await stp.Recorder("/public").connect(room + "?lane=stage", {"show": show, "stage": stage})
         crowd_events: list[tuple[float, dict[str, Any]]] = []
@@ -794,6 +806,8 @@ async def run(args: argparse.Namespace) -> int:
         print(f"moves (a phone's submit every {args.pace} s at least), ms:")
         print(f"  ack, idle:                 {fmt(stats(ack_idle))}")
         print(f"  ack, during the burst:     {fmt(stats(ack_burst))}")
+        slowest = sorted(timeline, key=lambda m: -m[1])[:3]
+        print("  the slowest acks of the burst: " + ", ".join(f"{a} ms at {t:.2f} s" for t, a, _v in slowest))
         print(f"  projector, idle:           {fmt(stats(view_idle))}")
         print(f"  projector, during burst:   {fmt(stats(view_burst))}")
         print(f"  ratio burst/idle: ack p50 {ratio(ack_idle, ack_burst, 50):.2f}, p99 {ratio(ack_idle, ack_burst, 99):.2f};"

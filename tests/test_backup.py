@@ -87,13 +87,31 @@ class Pair:
         return int(port)
 
     def both_up(self) -> None:
-        """A Redis an earlier test killed comes back, as the standby (the sentinels make it so)."""
+        """A Redis an earlier test killed comes back, as the standby (the sentinels make it so),
+        and the sentinels have settled: each names the one primary, which it sees up, no
+        failover in progress (a test starting while they still argue sees no primary at all)."""
         for proc in (self.main, self.standby):
             if proc.proc is None or proc.proc.poll() is not None:
                 proc.start()
                 wait_until(lambda p=proc: p.client().info("replication")["role"] == "slave" and
                            p.client().info("replication").get("master_link_status") == "up",
                            timeout=90, what="the killed Redis back as the replica")
+        wait_until(self.settled, timeout=60, what="the sentinels agreeing on the primary")
+
+    def settled(self) -> bool:
+        try:
+            named = {tuple(s.client().sentinel_get_master_addr_by_name(SERVICE)) for s in self.sentinels}
+            seen = [s.client().sentinel_master(SERVICE) for s in self.sentinels]
+            if len(named) != 1 or any(m["is_master"] is not True or m["is_sdown"] or m["is_odown"]
+                                      or "failover_in_progress" in m["flags"] for m in seen):
+                return False
+            port = int(next(iter(named))[1])
+            roles = {proc.port: proc.client().info("replication") for proc in (self.main, self.standby)}
+        except (redis.RedisError, TypeError):
+            return False
+        return (roles[port]["role"] == "master" and roles[port].get("connected_slaves") == 1
+                and all(r["role"] == "slave" and r.get("master_link_status") == "up"
+                        for other, r in roles.items() if other != port))
 
     def stop(self) -> None:
         for proc in [*self.sentinels, self.main, self.standby]:

@@ -151,6 +151,7 @@ end
 -- acknowledged only after Redis answered the pipeline, that is after the fsync (and, with a
 -- standby, after the replica has it: one WAIT a batch).
 local gathering     -- this worker's batch still gathering predictions, if any
+local BATCH_MAX = 100  -- at most this many a pipeline: Redis serves no one else while it runs one
 
 local function run_batch(batch)
   local red, err = connect()
@@ -209,6 +210,7 @@ local function commit(call)
   end
   local i = #batch.calls + 1
   batch.calls[i], batch.arrived[i] = call, ngx.now()
+  if i >= BATCH_MAX then gathering = nil end  -- full: it leaves at its time, the next gathers anew
   local ok, err = batch.sema:wait(10)
   if not ok then return nil, "no answer from the batch: " .. err end
   if batch.err then return nil, batch.err end
