@@ -277,8 +277,7 @@ def hall_config(args: argparse.Namespace) -> int:
     """deploy/nginx/hall.lua's settings (referee/server/hall.py) from the referee's own: REDIS_URL,
     the secret key, the hall's rate limits, the standby; REFEREE_HALL_GATHER_MS, how long an nginx
     worker gathers predictions into one Redis pipeline."""
-    from referee.server.entry import limits_from_env, replicas_from_env
-    from referee.server.hall import GATHER_MS
+    from referee.server.entry import gather_from_env, limits_from_env, replicas_from_env
     from referee.server.hall import hall_config as config
     from referee.server.shows import load_secret
     from referee.store import data_dir_from
@@ -287,7 +286,7 @@ def hall_config(args: argparse.Namespace) -> int:
     with store_url(args.data_dir) as url:
         text = json.dumps(config(url, load_secret(data_dir_from(args.data_dir)), limits_from_env(),
                                  replicas_from_env(url), host=args.redis_host, port=args.redis_port,
-                                 gather_ms=float(os.environ.get("REFEREE_HALL_GATHER_MS") or GATHER_MS)),
+                                 gather_ms=gather_from_env()),
                           ensure_ascii=False, indent=1)
     if not args.out:
         print(text)

@@ -235,6 +235,19 @@ def test_hall_config_holds_the_devices_key_and_never_the_servers_secret(tmp_path
     assert secret not in text and config["device_key"] == device_key(secret.encode()).hex()
     assert config["redis"] == {"host": "127.0.0.1", "port": 6390, "username": "referee", "password": "pw", "db": 2}
     assert out.stat().st_mode & 0o777 == 0o600
+    assert config["gather_ms"] == 20  # deploy's: hall.GATHER_MS
+
+    # How long nginx gathers predictions: a number of milliseconds, or a clear refusal and no file.
+    for given, wanted in (("5", 5), ("0", 0)):
+        subprocess.run([sys.executable, "-m", "referee.cli", "hall-config", "-o", str(out)], check=True,
+                       env={**env, "REFEREE_HALL_GATHER_MS": given}, capture_output=True)
+        assert json.loads(out.read_text())["gather_ms"] == wanted
+    out.unlink()
+    for bad in ("abc", "-1", "5000"):
+        run = subprocess.run([sys.executable, "-m", "referee.cli", "hall-config", "-o", str(out)],
+                             env={**env, "REFEREE_HALL_GATHER_MS": bad}, capture_output=True, text=True)
+        assert run.returncode != 0 and "REFEREE_HALL_GATHER_MS" in run.stderr and "밀리초" in run.stderr, run.stderr
+        assert "Traceback" not in run.stderr and not out.exists()
 
 
 def test_a_phone_in_chromium_predicts_through_nginx(proxied, browser):

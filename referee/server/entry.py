@@ -77,6 +77,27 @@ def replicas_from_env(url: str) -> int:
     return int(text) if text else (1 if is_sentinel(url) else 0)
 
 
+def gather_from_env() -> float:
+    """``REFEREE_HALL_GATHER_MS``: how long an nginx worker gathers predictions into one Redis
+    pipeline (deploy/nginx/hall.lua), 0 to 1000 ms; unset, ``hall.GATHER_MS``."""
+    from .hall import GATHER_MS
+
+    text = os.environ.get("REFEREE_HALL_GATHER_MS")
+    if not text:
+        return GATHER_MS
+    try:
+        ms = float(text)
+    except ValueError:
+        ms = -1.0
+    if not 0 <= ms <= 1000:
+        from referee.kernel import RuleError
+
+        raise RuleError("config/bad_setting", f"REFEREE_HALL_GATHER_MS가 {text!r}입니다: 0부터 1000까지의 밀리초 수여야 합니다",
+                        f"REFEREE_HALL_GATHER_MS is {text!r}: a number of milliseconds from 0 to 1000",
+                        setting="REFEREE_HALL_GATHER_MS", given=text)
+    return ms
+
+
 def listed(name: str) -> tuple[str, ...]:
     """A comma-separated setting from the environment."""
     return tuple(x.strip() for x in os.environ.get(name, "").split(",") if x.strip())
