@@ -166,6 +166,7 @@ error_log {self.dir}/error.log warn;
 events {{ worker_connections 16000; }}
 http {{
     access_log off;
+    gzip on;  # as Debian's nginx.conf: the audience page (text/html) compressed for a browser that offers it
 {temps}
     include {self.dir}/site.conf;
 }}

@@ -318,6 +318,20 @@ def dechunk(body: bytes) -> bytes:
         pos = end + 2 + size + 2
 
 
+# What a browser offers (its `br` too, which Debian's nginx does not speak); an answer in either is read.
+ACCEPT_ENCODING = "Accept-Encoding: gzip, deflate\r\n"
+
+
+def inflater_for(headers: dict[str, list[str]]) -> Any:
+    """A decompressor for the answer's Content-Encoding, or None when it is not compressed."""
+    coding = ",".join(headers.get("content-encoding", [])).strip().lower()
+    if not coding:
+        return None
+    if coding not in ("gzip", "deflate"):
+        raise ConnectionError(f"an answer in {coding!r}, which was not offered")
+    return zlib.decompressobj(16 + zlib.MAX_WBITS if coding == "gzip" else zlib.MAX_WBITS)
+
+
 def http_once(server: tuple[str, int], local: str, request: bytes, timeout: float) -> Future:
     """One request on a connection of its own (`Connection: close`): (status, headers, body)."""
     fut, chunks = Future(), []
@@ -334,7 +348,9 @@ def http_once(server: tuple[str, int], local: str, request: bytes, timeout: floa
             status, headers = parse_head(head)
             if "chunked" in ",".join(headers.get("transfer-encoding", [])):
                 body = dechunk(body)
-        except (ConnectionError, ValueError) as err:
+            if (inflater := inflater_for(headers)) is not None:
+                body = inflater.decompress(body) + inflater.flush()
+        except (ConnectionError, ValueError, zlib.error) as err:
             fut.set(error=err)
             return
         fut.set((status, headers, body))
@@ -364,15 +380,62 @@ def frame(data: bytes, opcode: int = 0x1) -> bytes:
     return head + key + (int.from_bytes(data, "big") ^ int.from_bytes(mask, "big")).to_bytes(n, "big")
 
 
-class WebSocket:
-    """A client websocket: `opened` is done at the server's 101; each text message to `on_text`."""
+class LongAnswer:
+    """A request whose answer stays open (a websocket, an EventSource): `opened` is done at the
+    answer's head with the `wanted` status; each message's text to `on_text`, `on_end` when the
+    connection ends. A subclass reads the head's headers (`_opened`) and what follows (`_more`)."""
 
-    def __init__(self, server: tuple[str, int], host: str, local: str, path: str, cookie: str,
+    wanted = 200
+
+    def __init__(self, server: tuple[str, int], local: str, request: bytes,
                  on_text: Callable[[str], None], on_end: Callable[[], None]) -> None:
         self.on_text, self.on_end = on_text, on_end
         self.opened = Future()
         self.buf = bytearray()
-        self.upgraded = False
+        self.head = False
+        self.conn = Conn(server, local, self._data, self._closed)
+        self.conn.send(request)
+
+    def close(self) -> None:
+        self.conn.close(None)
+
+    def _closed(self, error: BaseException | None) -> None:
+        self.opened.set(error=error or ConnectionError("closed before the answer"))
+        self.on_end()
+
+    def _data(self, data: bytes) -> None:
+        self.buf += data
+        if not self.head:
+            end = self.buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            try:
+                status, headers = parse_head(bytes(self.buf[:end]))
+                if status != self.wanted:
+                    raise ConnectionError(f"HTTP {status}")
+                self._opened(headers)
+            except (ConnectionError, ValueError) as err:
+                self.conn.close(err)
+                return
+            del self.buf[:end + 4]
+            self.head = True
+            self.opened.set(True)
+        self._more()
+
+    def _opened(self, headers: dict[str, list[str]]) -> None:
+        pass
+
+    def _more(self) -> None:
+        raise NotImplementedError
+
+
+class WebSocket(LongAnswer):
+    """A client websocket: `opened` is done at the server's 101; each text message to `on_text`."""
+
+    wanted = 101
+
+    def __init__(self, server: tuple[str, int], host: str, local: str, path: str, cookie: str,
+                 on_text: Callable[[str], None], on_end: Callable[[], None]) -> None:
         self.inflater: Any = None
         self.parts: list[bytes] = []
         self.compressed = False
@@ -381,38 +444,16 @@ class WebSocket:
                    f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
                    "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
                    f"Cookie: {cookie}\r\n\r\n").encode()
-        self.conn = Conn(server, local, self._data, self._closed)
-        self.conn.send(request)
+        super().__init__(server, local, request, on_text, on_end)
 
     def send(self, text: str) -> None:
         self.conn.send(frame(text.encode()))
 
-    def close(self) -> None:
-        self.conn.close(None)
+    def _opened(self, headers: dict[str, list[str]]) -> None:
+        if "permessage-deflate" in ",".join(headers.get("sec-websocket-extensions", [])):
+            self.inflater = zlib.decompressobj(-15)
 
-    def _closed(self, error: BaseException | None) -> None:
-        self.opened.set(error=error or ConnectionError("closed before the upgrade"))
-        self.on_end()
-
-    def _data(self, data: bytes) -> None:
-        self.buf += data
-        if not self.upgraded:
-            end = self.buf.find(b"\r\n\r\n")
-            if end < 0:
-                return
-            try:
-                status, headers = parse_head(bytes(self.buf[:end]))
-            except (ConnectionError, ValueError) as err:
-                self.conn.close(err)
-                return
-            if status != 101:
-                self.conn.close(ConnectionError(f"HTTP {status}"))
-                return
-            del self.buf[:end + 4]
-            self.upgraded = True
-            if "permessage-deflate" in ",".join(headers.get("sec-websocket-extensions", [])):
-                self.inflater = zlib.decompressobj(-15)
-            self.opened.set(True)
+    def _more(self) -> None:
         buf = self.buf
         while len(buf) >= 2:
             b0, b1 = buf[0], buf[1]
@@ -449,47 +490,27 @@ class WebSocket:
                 self.on_text(message.decode())
 
 
-class EventStream:
-    """A browser's EventSource (HTTP/1.1; nchan streams it as is, a chunked answer is read too):
-    `opened` is done at the answer's head (its status); each message's data to `on_text`."""
+class EventStream(LongAnswer):
+    """A browser's EventSource (HTTP/1.1, compression offered as a browser does; nchan streams it
+    as is, a chunked or compressed answer is read too): each message's data to `on_text`."""
 
     def __init__(self, server: tuple[str, int], host: str, local: str, path: str, cookie: str,
                  on_text: Callable[[str], None], on_end: Callable[[], None]) -> None:
-        self.on_text, self.on_end = on_text, on_end
-        self.opened = Future()
-        self.buf = bytearray()
         self.body = bytearray()
-        self.head = False
         self.chunked = False
+        self.inflater: Any = None
         request = (f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n"
-                   f"Cache-Control: no-cache\r\nCookie: {cookie}\r\n\r\n").encode()
-        self.conn = Conn(server, local, self._data, self._closed)
-        self.conn.send(request)
+                   f"Cache-Control: no-cache\r\n{ACCEPT_ENCODING}Cookie: {cookie}\r\n\r\n").encode()
+        super().__init__(server, local, request, on_text, on_end)
 
-    def close(self) -> None:
-        self.conn.close(None)
+    def _opened(self, headers: dict[str, list[str]]) -> None:
+        self.chunked = "chunked" in ",".join(headers.get("transfer-encoding", []))
+        self.inflater = inflater_for(headers)
 
-    def _closed(self, error: BaseException | None) -> None:
-        self.opened.set(error=error or ConnectionError("closed before the answer"))
-        self.on_end()
-
-    def _data(self, data: bytes) -> None:
-        self.buf += data
-        if not self.head:
-            end = self.buf.find(b"\r\n\r\n")
-            if end < 0:
-                return
-            status, headers = parse_head(bytes(self.buf[:end]))
-            del self.buf[:end + 4]
-            self.head = True
-            self.chunked = "chunked" in ",".join(headers.get("transfer-encoding", []))
-            if status != 200:
-                self.opened.set(error=ConnectionError(f"HTTP {status}"))
-                self.conn.close(None)
-                return
-            self.opened.set(True)
+    def _more(self) -> None:
+        data = bytearray()
         if not self.chunked:
-            self.body += self.buf
+            data += self.buf
             self.buf.clear()
         while self.chunked:  # the chunks: size line, data, CRLF
             end = self.buf.find(b"\r\n")
@@ -498,8 +519,9 @@ class EventStream:
             size = int(bytes(self.buf[:end]).split(b";")[0], 16)
             if len(self.buf) < end + 2 + size + 2:
                 break
-            self.body += self.buf[end + 2:end + 2 + size]
+            data += self.buf[end + 2:end + 2 + size]
             del self.buf[:end + 2 + size + 2]
+        self.body += self.inflater.decompress(bytes(data)) if self.inflater is not None else data
         for text in events(self.body):
             self.on_text(text)
 
@@ -653,7 +675,8 @@ class Device:
         self.waiting: list[Future] = []
 
     def open_page(self) -> Generator[Future, Any, None]:
-        request = (f"GET /a/{self.show} HTTP/1.1\r\nHost: {self.host}\r\nConnection: close\r\n\r\n").encode()
+        request = (f"GET /a/{self.show} HTTP/1.1\r\nHost: {self.host}\r\nConnection: close\r\n"
+                   f"{ACCEPT_ENCODING}\r\n").encode()
         status, headers, _ = yield http_once(self.server, self.local, request, CONNECT_TIMEOUT)
         for value in headers.get("set-cookie", []):
             name, _, rest = value.partition("=")
@@ -747,7 +770,7 @@ class Device:
         body = urlencode({"question": qid, "option": str(option)}).encode()
         request = (f"POST /a/{self.show}/predict HTTP/1.1\r\nHost: {self.host}\r\nConnection: close\r\n"
                    f"Cookie: {COOKIE}={self.device}\r\nContent-Type: application/x-www-form-urlencoded\r\n"
-                   f"Content-Length: {len(body)}\r\n\r\n").encode() + body
+                   f"{ACCEPT_ENCODING}Content-Length: {len(body)}\r\n\r\n").encode() + body
         t0 = time.monotonic()
         try:
             if self.h2 is not None:  # a stream of the connection the phone holds
