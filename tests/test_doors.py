@@ -100,7 +100,7 @@ def test_nginx_and_the_server_read_every_spelling_of_a_lane_alike(tmp_path):
     to the audience's process waits in line and is served. Before the fix nginx read the name and
     the value without regard to case and the server did not, so `lane=Stage` (no key) or
     `LANE=seat&lane=public` put a screen on the players' process, connected to /public."""
-    with nginx_in_front(tmp_path) as (url, servers, base, _plain):
+    with nginx_in_front(tmp_path) as (url, servers, base, _plain, _hall):
         show, _links = new_show(servers[0], ["가"])
         key = stage_key(servers[0].snapshot(show))
         ca = str(base / "tls" / "ca.crt")

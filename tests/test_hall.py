@@ -61,7 +61,7 @@ def within_one_window(seconds: int, needed: float = 3.0) -> None:
 
 
 def test_nginx_and_the_server_answer_every_prediction_alike(proxied):
-    url, servers, base, _plain = proxied
+    url, servers, base, _plain, hall = proxied
     audience = servers[1].url  # the audience's process, straight
     staff = https_session(base)
 
@@ -78,13 +78,13 @@ def test_nginx_and_the_server_answer_every_prediction_alike(proxied):
 
     def device() -> str:
         """A device as the audience page issues it, through nginx (each from the page, not made up)."""
-        page = https_session(base).get(f"{url}/a/{show}", timeout=10)
+        page = https_session(base).get(f"{hall}/a/{show}", timeout=10)
         assert page.status_code == 200
         return page.cookies[DEVICE_COOKIE]
 
     def send(to: str, cookie: str | None, form: Any, show_id: str = show) -> tuple[int, Any]:
         session = https_session(base)
-        if to == url:
+        if to == hall:
             time.sleep(0.2)  # within nginx's limit of one address's predictions (5 a second)
         answer = session.post(f"{to}/a/{show_id}/predict", data=form, timeout=10,
                               headers={"Cookie": f"{DEVICE_COOKIE}={cookie}"} if cookie is not None else {})
@@ -114,7 +114,7 @@ def test_nginx_and_the_server_answer_every_prediction_alike(proxied):
         ("device", {"question": qid, "option": "7"}, show),  # no such option of three
         ("device", {"question": late, "option": "0"}, show),  # closed
     ]
-    ways = {"server": audience, "nginx": url}
+    ways = {"server": audience, "nginx": hall}
     devices = {way: device() for way in ways}  # one device per way: the two paths change the same store
     answers: dict[str, list[Any]] = {way: [] for way in ways}
     for way, to in ways.items():
@@ -146,14 +146,14 @@ def test_nginx_and_the_server_answer_every_prediction_alike(proxied):
     assert counts == [1 + 1, 1 + 1, 0], counts  # each way's first device (option 1), its limited one (option 0)
 
     # nginx answered the predictions itself: none reached a referee process.
-    logged = [line for line in (base / "referee-access.log").read_text().splitlines() if "/predict " in line]
+    logged = [line for line in (base / "referee-hall-access.log").read_text().splitlines() if "/predict " in line]
     assert logged and all(line.split()[-1] == "-" for line in logged), logged[:3]
 
     # One address sending faster than phones do (a script): nginx holds it at five a second after
     # a burst, with the server's kind of answer, and nothing more is counted.
     cookie = device()
     burst = [https_session(base).post(
-        f"{url}/a/{show}/predict", data={"question": qid, "option": "2"}, headers={"Cookie": f"{DEVICE_COOKIE}={cookie}"},
+        f"{hall}/a/{show}/predict", data={"question": qid, "option": "2"}, headers={"Cookie": f"{DEVICE_COOKIE}={cookie}"},
         timeout=10) for _ in range(40)]
     held = [a for a in burst if a.status_code == 429]
     assert held and all(a.json()["error"]["code"] == "rate/limited" and a.json()["error"]["ko"] for a in held)
@@ -171,7 +171,7 @@ def test_nginx_sends_the_predictions_that_arrive_together_to_redis_as_one_pipeli
     second send in the same batch is answered with its first choice) and timed as it arrived,
     not as it ran: the board's tie-break does not depend on the batch. After Redis lost its
     scripts (SCRIPT FLUSH), the next batch loads the script and runs all."""
-    with nginx_in_front(tmp_path, env={"REFEREE_HALL_GATHER_MS": "1000"}) as (url, servers, base, _plain):
+    with nginx_in_front(tmp_path, env={"REFEREE_HALL_GATHER_MS": "1000"}) as (url, servers, base, _plain, hall):
         staff = https_session(base)
         show = "h" + uuid.uuid4().hex[:8]
         assert staff.post(f"{url}/api/create_show", json={"show": show, "name": "묶음"},
@@ -189,9 +189,9 @@ def test_nginx_sends_the_predictions_that_arrive_together_to_redis_as_one_pipeli
 
             def one(i: int, cookie: str, option: int) -> None:
                 session = https_session(base)
-                session.get(f"{url}/healthz", timeout=10)  # its TLS handshake before the clock starts
+                session.get(f"{hall}/healthz", timeout=10)  # its TLS handshake before the clock starts
                 sent[i] = time.monotonic()
-                answer = session.post(f"{url}/a/{show}/predict", data={"question": qid, "option": str(option)},
+                answer = session.post(f"{hall}/a/{show}/predict", data={"question": qid, "option": str(option)},
                                       headers={"Cookie": f"{DEVICE_COOKIE}={cookie}"}, timeout=10)
                 came[i], answers[i] = time.monotonic(), (answer.status_code, answer.json())
             threads = [threading.Thread(target=one, args=(i, cookie, option))
@@ -250,12 +250,24 @@ def test_hall_config_holds_the_devices_key_and_never_the_servers_secret(tmp_path
         assert "Traceback" not in run.stderr and not out.exists()
 
 
+def test_a_hall_address_that_is_no_address_is_refused_before_the_server_starts(tmp_path):
+    """REFEREE_HALL_URL is where the projector's QR sends the hall: anything but https://host[:port]
+    stops `referee serve` at once, in both languages, before it serves anything."""
+    for bad in ("192.168.1.20:8443", "https://venue.local:8443/a", "ftp://venue.local", "https://", "https://a b"):
+        run = subprocess.run([sys.executable, "-m", "referee.cli", "serve", "--port", str(free_port()),
+                              "--data-dir", str(tmp_path / "data")], env={**os.environ, "REFEREE_HALL_URL": bad},
+                             capture_output=True, text=True, timeout=60)
+        assert run.returncode == 2 and "REFEREE_HALL_URL" in run.stderr and "형식" in run.stderr, (bad, run.stderr)
+        assert "Traceback" not in run.stderr and "serving" not in run.stdout + run.stderr
+
+
 def test_a_phone_in_chromium_predicts_through_nginx(proxied, browser):
     """The audience page over HTTPS through deploy's nginx: the phone takes its questions from
     nginx's channel (nchan: no socket to the referee's processes), taps, confirms, gets its
     receipt from hall.lua, and the console counts it; a second tap is not offered. Resolved,
-    the phone shows right and its point; its nickname reaches the board."""
-    url, _servers, base, _plain = proxied
+    the phone shows right and its point; its nickname reaches the board. The address typed on
+    the room's nginx (without the hall's port) lands on the hall's own."""
+    url, _servers, base, _plain, hall = proxied
     staff = https_session(base)
     pin = {"X-Staff-Pin": "4321"}
     show = "h" + uuid.uuid4().hex[:8]
@@ -269,6 +281,7 @@ def test_a_phone_in_chromium_predicts_through_nginx(proxied, browser):
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         page.on("request", lambda request: asked.append(request.url))
         page.goto(f"{url}/a/{show}")
+        assert page.url == f"{hall}/a/{show}", page.url  # the room's nginx sent it to the hall's
         page.wait_for_selector("#conn[data-state=online]")
         page.fill("#nick-input", "별빛관객")
         page.click("#nick-form [type=submit]")
@@ -281,7 +294,7 @@ def test_a_phone_in_chromium_predicts_through_nginx(proxied, browser):
         page.wait_for_selector("[data-role=receipt]")
         assert page.locator(".aq-option[data-option='0']").is_disabled() and page.locator("#error").is_hidden()
         wait_until(lambda: api_counts(staff, url, show, qid) == [0, 1], timeout=10, what="the count (a tick old at most)")
-        logged = [line for line in (base / "referee-access.log").read_text().splitlines()
+        logged = [line for line in (base / "referee-hall-access.log").read_text().splitlines()
                   if f"/a/{show}/predict " in line]
         assert len(logged) == 1 and logged[0].split()[-1] == "-" and " 200 " in logged[0], logged
         assert staff.post(f"{url}/api/resolve_question", json={"show": show, "question": qid, "answer": [1]},
@@ -289,7 +302,7 @@ def test_a_phone_in_chromium_predicts_through_nginx(proxied, browser):
         page.wait_for_selector(f"[data-role=verdict][data-question='{qid}'].right")
         page.wait_for_selector("[data-role=score]:has-text('1점')")  # its point, asked of the server a moment later
         page.wait_for_selector(".aq-board li.me:has-text('별빛관객')")
-        assert f"{url}/a/{show}/live" in asked and not any("/socket.io/" in u for u in asked), asked
+        assert f"{hall}/a/{show}/live" in asked and not any("/socket.io/" in u for u in asked), asked
         assert not errors, errors
     finally:
         context.close()
@@ -344,12 +357,12 @@ def test_with_the_reveal_hold_on_nginx_s_channel_says_nothing_of_a_held_reveal_u
     """Issue 34's hold, on the hall's channel through deploy's nginx (nchan) as on /crowd
     (tests/test_crowd_live.py): the question stays open there while the boxes' opening is held,
     closes and resolves at the release; a phone that connects late gets the newest state at once."""
-    url, servers, base, _plain = proxied
+    _url, servers, base, _plain, hall = proxied
     players = servers[0]
     show, table = coin_show(players)
     players.ok("settings", show=show, name="reveal_hold", value="on")
     qid = players.ok("ask_question", show=show, table=table, key="coin_round")["question"]
-    channel = Channel(url, base, show)
+    channel = Channel(hall, base, show)
     try:
         channel.wait_for(lambda p: p["questions"] and p["questions"][-1]["id"] == qid, "the open question, at once")
         play_to_a_held_opening(players, show, table)
@@ -359,7 +372,7 @@ def test_with_the_reveal_hold_on_nginx_s_channel_says_nothing_of_a_held_reveal_u
         players.ok("release", show=show, table=table, all=True)
         resolved = channel.wait_for(lambda p: p["questions"][-1]["state"] == "resolved", "the release")
         assert resolved["questions"][-1]["answer"] == [0]
-        late = Channel(url, base, show)
+        late = Channel(hall, base, show)
         try:
             assert late.wait_for(lambda p: True, "the newest message")["seq"] == max(p["seq"] for p in channel.heard)
         finally:
@@ -425,30 +438,31 @@ def test_after_nginx_restarts_a_phone_that_connects_gets_the_open_question(tmp_p
     """nginx keeps the hall's channels in memory: restarted (a venue's machine, an upgrade), it
     has no message for a phone that connects. The processes' ticker finds the channel empty and
     sends the show's state again, so a phone opening its channel then gets the open question."""
-    with nginx_in_front(tmp_path) as (url, servers, base, _plain):
+    with nginx_in_front(tmp_path) as (_url, servers, base, _plain, hall):
         players = servers[0]
         show = "r" + uuid.uuid4().hex[:8]
         players.ok("create_show", show=show, name="관객")
         qid = players.ok("ask_question", show=show, text="누가 이길까요?", options=["가람", "나래"])["question"]
-        first = Channel(url, base, show)
+        first = Channel(hall, base, show)
         try:
             first.wait_for(lambda p: p["questions"] and p["questions"][-1]["id"] == qid, "the question")
         finally:
             first.close()
-        pid = int((base / "nginx.pid").read_text())
+        home = base / "hall"  # the hall's own nginx
+        pid = int((home / "nginx.pid").read_text())
         os.kill(pid, signal.SIGTERM)
-        wait_until(lambda: not (base / "nginx.pid").exists(), timeout=10, what="nginx stopped")
-        again = subprocess.Popen([shutil.which("nginx") or "/usr/sbin/nginx", "-c", str(base / "nginx.conf"),
-                                  "-p", str(base)])
+        wait_until(lambda: not (home / "nginx.pid").exists(), timeout=10, what="nginx stopped")
+        again = subprocess.Popen([shutil.which("nginx") or "/usr/sbin/nginx", "-c", str(home / "nginx.conf"),
+                                  "-p", str(home)])
         try:
             def up() -> bool:
                 try:
-                    return https_session(base).get(f"{url}/healthz", timeout=1).ok
+                    return https_session(base).get(f"{hall}/healthz", timeout=1).ok
                 except requests.RequestException:
                     return False
 
             wait_until(up, timeout=10, what="nginx again")
-            late = Channel(url, base, show)
+            late = Channel(hall, base, show)
             try:
                 late.wait_for(lambda p: p["questions"] and p["questions"][-1]["id"] == qid
                               and p["questions"][-1]["state"] == "open", "the open question, sent again")
@@ -464,7 +478,7 @@ def test_with_a_standby_nginx_acknowledges_a_prediction_once_the_replica_has_it(
     nginx's prediction waits for its copy as the server's writes do (a stopped replica holds the
     answer for WAIT's 250 ms, then the show goes on alone); the replica holds every vote nginx
     acknowledged while it ran."""
-    url, servers, base, _plain = proxied
+    url, servers, base, _plain, hall = proxied
     primary = redis.connection.parse_url(servers[0].env["REDIS_URL"])
     replica = RedisProcess(tmp_path, "replica", f"replicaof 127.0.0.1 {primary['port']}\n"
                                                 f"masterauth {primary['password']}").start()
@@ -480,15 +494,15 @@ def test_with_a_standby_nginx_acknowledges_a_prediction_once_the_replica_has_it(
         time.sleep(1.2)  # each nginx worker reads the watch's word at most once a second
         votes = f"ref:crowd:{show}:v:{qid}"
         for _ in range(3):
-            cookie = https_session(base).get(f"{url}/a/{show}", timeout=10).cookies[DEVICE_COOKIE]
-            answer = https_session(base).post(f"{url}/a/{show}/predict", data={"question": qid, "option": "0"},
+            cookie = https_session(base).get(f"{hall}/a/{show}", timeout=10).cookies[DEVICE_COOKIE]
+            answer = https_session(base).post(f"{hall}/a/{show}/predict", data={"question": qid, "option": "0"},
                                               headers={"Cookie": f"{DEVICE_COOKIE}={cookie}"}, timeout=10)
             assert answer.json()["ok"] and replica.client().hget(votes, cookie) == "0"  # there when acknowledged
         replica.proc.send_signal(signal.SIGSTOP)
         try:
-            cookie = https_session(base).get(f"{url}/a/{show}", timeout=10).cookies[DEVICE_COOKIE]
+            cookie = https_session(base).get(f"{hall}/a/{show}", timeout=10).cookies[DEVICE_COOKIE]
             began = time.monotonic()
-            answer = https_session(base).post(f"{url}/a/{show}/predict", data={"question": qid, "option": "1"},
+            answer = https_session(base).post(f"{hall}/a/{show}/predict", data={"question": qid, "option": "1"},
                                               headers={"Cookie": f"{DEVICE_COOKIE}={cookie}"}, timeout=10)
             waited = time.monotonic() - began
             assert answer.json()["ok"] and waited >= 0.25, (answer.json(), waited)  # WAIT's timeout, then alone
@@ -509,7 +523,7 @@ def test_behind_the_shipped_redis_acl_nginx_takes_predictions(tmp_path):
     try:
         base = tmp_path / "front"
         base.mkdir()
-        with nginx_in_front(base, redis_url=url) as (front, servers, base, _plain):
+        with nginx_in_front(base, redis_url=url) as (front, servers, base, _plain, hall):
             session = https_session(base)
             pin = {"X-Staff-Pin": "4321"}
             show = "h" + uuid.uuid4().hex[:8]
@@ -517,17 +531,17 @@ def test_behind_the_shipped_redis_acl_nginx_takes_predictions(tmp_path):
                                 timeout=30).json()["ok"]
             qid = session.post(f"{front}/api/ask_question", json={"show": show, "text": "누가?", "options": ["가", "나"]},
                                headers=pin, timeout=30).json()["question"]
-            cookie = session.get(f"{front}/a/{show}", timeout=10).cookies[DEVICE_COOKIE]
-            answers = [session.post(f"{front}/a/{show}/predict", data={"question": qid, "option": option},
+            cookie = session.get(f"{hall}/a/{show}", timeout=10).cookies[DEVICE_COOKIE]
+            answers = [session.post(f"{hall}/a/{show}/predict", data={"question": qid, "option": option},
                                     headers={"Cookie": f"{DEVICE_COOKIE}={cookie}"}, timeout=10).json()
                        for option in ("1", "0")]
             assert answers == [{"ok": True, "prediction": {"question": qid, "option": 1, "again": again}}
                                for again in (False, True)], answers
-            other = https_session(base).get(f"{front}/a/{show}", timeout=10).cookies[DEVICE_COOKIE]
+            other = https_session(base).get(f"{hall}/a/{show}", timeout=10).cookies[DEVICE_COOKIE]
             straight = requests.post(f"{servers[1].url}/a/{show}/predict", data={"question": qid, "option": "0"},
                                      headers={"Cookie": f"{DEVICE_COOKIE}={other}"}, timeout=10).json()
             assert straight == {"ok": True, "prediction": {"question": qid, "option": 0, "again": False}}, straight
-            assert "NOPERM" not in (base / "nginx-error.log").read_text()
+            assert "NOPERM" not in (base / "hall" / "error.log").read_text()
     finally:
         proc.terminate()
         proc.wait()

@@ -92,6 +92,9 @@ class Settings:
     # deploy's nginx's publisher for the hall's phones (its nchan module, hall.HallPush), or None:
     # the phones then take their questions on the /crowd socket.
     hall_push: str | None = None
+    # The base of the hall's page (/a/<show>) when deploy's hall has an nginx of its own
+    # (deploy/nginx/hall.conf, REFEREE_HALL_URL); default: public_url's.
+    hall_url: str | None = None
 
 
 def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
@@ -156,6 +159,10 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         except RuntimeError:
             return ""
 
+    def audience_url(show: str) -> str:
+        """The hall's page of `show`, as the projector and the console hand it out."""
+        return f"{settings.hall_url.rstrip('/') if settings.hall_url else base_url()}/a/{show}"
+
     def publish(namespace: str, room: str, event: str, payload: dict[str, Any] | Encoded, local: bool = False) -> None:
         sio.emit(event, payload, to=room, namespace=namespace, ignore_queue=local)
 
@@ -168,7 +175,7 @@ def create_app(settings: Settings) -> tuple[Flask, SocketIO]:
         sio.start_background_task(task)
 
     service = Service(client, shows, publish, base_url, settings.prefix, registry(settings.extra_games, programs=True),
-                      defer=defer,
+                      defer=defer, audience_url=audience_url,
                       disconnect=lambda namespace, sid: sio.server.disconnect(sid, namespace=namespace),
                       audience=audience_client, pause=lambda: sio.sleep(0), replication=replication)
     app.extensions["referee"] = service

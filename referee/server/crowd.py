@@ -845,4 +845,4 @@ class CrowdDesk:
                 offers.append({"table": table_id, "title": (view.get("stage") or {}).get("title") or view["title"],
                                "questions": [p.to_json() for p in found]})
         return {**self.payload(show), "board": self.crowd.board(show, devices=True), "offers": offers,
-                "audience_url": f"{self.service.base_url()}/a/{show}"}
+                "audience_url": self.service.audience_url(show)}

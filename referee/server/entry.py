@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import re
 import secrets
 import signal
 import sys
@@ -98,6 +99,22 @@ def gather_from_env() -> float:
     return ms
 
 
+def hall_url_from_env() -> str | None:
+    """``REFEREE_HALL_URL``: where the hall's phones reach deploy's hall nginx
+    (deploy/nginx/hall.conf: its own address or port), as ``https://host[:port]``; unset, the
+    hall's page is beside the rest (the public URL)."""
+    text = os.environ.get("REFEREE_HALL_URL", "").strip()
+    if not text:
+        return None
+    if re.fullmatch(r"https?://[^\s/?#@]+/?", text) is None:
+        from referee.kernel import RuleError
+
+        raise RuleError("config/bad_setting", f"REFEREE_HALL_URL이 {text!r}입니다: https://주소[:포트] 형식이어야 합니다 (경로 없이)",
+                        f"REFEREE_HALL_URL is {text!r}: it must be https://address[:port] (no path)",
+                        setting="REFEREE_HALL_URL", given=text)
+    return text.rstrip("/")
+
+
 def listed(name: str) -> tuple[str, ...]:
     """A comma-separated setting from the environment."""
     return tuple(x.strip() for x in os.environ.get(name, "").split(",") if x.strip())
@@ -156,6 +173,7 @@ def serve(opts: ServeOptions) -> int:
     data_dir = data_dir_from(opts.data_dir)
     host_for_links = lan_address() if opts.host in ("0.0.0.0", "") else opts.host
     public_url = opts.public_url or f"http://{host_for_links}:{opts.port}"
+    hall_url = hall_url_from_env()  # a bad one refused before anything starts
     # A SIGTERM during start-up is kept until start-up is done (an exception raised from the
     # handler could land in a destructor and be lost); the server then leaves through the
     # `with`, so an embedded Redis started here stops with it.
@@ -167,7 +185,8 @@ def serve(opts: ServeOptions) -> int:
                                        public_url=public_url, extra_games=extra, limits=limits_from_env(),
                                        trusted_proxies=trusted_proxies(), allowed_origins=listed("REFEREE_ORIGINS"),
                                        offload=offload, replicas=replicas_from_env(url),
-                                       hall_push=os.environ.get("REFEREE_HALL_PUSH") or None, **admission_from_env()))
+                                       hall_push=os.environ.get("REFEREE_HALL_PUSH") or None, hall_url=hall_url,
+                                       **admission_from_env()))
         service = app.extensions["referee"]
         pin = opts.pin or os.environ.get("REFEREE_PIN") or (DEMO_PIN if opts.demo else None)
         made = None

@@ -79,7 +79,7 @@ class PublicSide:
             # Before a match, the projector is the join screen: where to join, and whose phone
             # is here (names are public; which phones are connected is all it tells).
             here = moment.devices
-            payload["join"] = {"url": f"{self.base_url()}/join", "audience": f"{self.base_url()}/a/{show}",
+            payload["join"] = {"url": f"{self.base_url()}/join", "audience": self.audience_url(show),
                                "players": [{"name": n, "here": c > 0} for n, c in zip(moment.info["roster"], here,
                                                                                          strict=True)]}
         return payload

@@ -62,7 +62,7 @@ class Service(DealerSide, SeatSide, PublicSide):
                  defer: Callable[[Callable[[], None]], Any] | None = None,
                  disconnect: Callable[[str, str], None] | None = None,
                  audience: redis.Redis | None = None, pause: Callable[[], Any] | None = None,
-                 replication: Alone | None = None) -> None:
+                 replication: Alone | None = None, audience_url: Callable[[str], str] | None = None) -> None:
         # The fan-out runs after the command has been acknowledged (the server defers it to a
         # background task): the phone that moved hears "done" first, then every screen updates.
         self.defer = defer or (lambda task: task())
@@ -78,6 +78,8 @@ class Service(DealerSide, SeatSide, PublicSide):
         # Ends a socket by id on whichever server process holds it (namespace, sid).
         self.disconnect = disconnect or (lambda namespace, sid: None)
         self.base_url = base_url
+        # The hall's page of a show (/a/<show>), on the hall's own address when it has one.
+        self.audience_url = audience_url or (lambda show: f"{self.base_url()}/a/{show}")
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
         # The audience's own connections (see Settings): a flood of projector screens waits

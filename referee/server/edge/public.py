@@ -30,23 +30,23 @@ def register(w: Wiring) -> None:
         return render_template("display.html", show=show, overlay=request.args.get("overlay") == "1",
                                stage=stage if shows.is_stage_key(show, stage) else "")
 
-    def qr_svg(show: str, path: str) -> Response:
+    def qr_svg(show: str, url: str) -> Response:
         """The QR of one of the show's public addresses, for the projector (nothing secret in it)."""
         if not service.show_exists(show):
             abort(404)
         import qrcode  # only the projector's join screen needs it
         import qrcode.image.svg
 
-        image = qrcode.make(f"{w.base_url()}{path}", image_factory=qrcode.image.svg.SvgPathImage, border=4)
+        image = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, border=4)
         return Response(image.to_string(), mimetype="image/svg+xml")
 
     @app.get("/display/<show>/join.svg")
     def join_qr(show: str) -> Response:
-        return qr_svg(show, "/join")  # the players' cards' address
+        return qr_svg(show, f"{w.base_url()}/join")  # the players' cards' address
 
     @app.get("/display/<show>/audience.svg")
     def audience_qr(show: str) -> Response:
-        return qr_svg(show, f"/a/{show}")  # the hall's page
+        return qr_svg(show, service.audience_url(show))  # the hall's page
 
     @sio.on("connect", namespace="/public")
     @w.admitted
