@@ -116,8 +116,9 @@ class DeployNginx:
     with ``reuseport`` (a proxied socket takes two descriptors; one worker holds fewer than
     20,000 here)."""
 
-    def __init__(self, work: Path, file: str) -> None:
+    def __init__(self, work: Path, file: str, workers: int = 4) -> None:
         self.file = file
+        self.workers = workers
         self.dir = work / file.removesuffix(".conf")
         self.port = stp.free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -166,10 +167,10 @@ class DeployNginx:
         (self.dir / "nginx.conf").write_text(f"""
 {load_modules()}
 daemon off;
-worker_processes 4;
+worker_processes {self.workers};
 pid {self.dir}/nginx.pid;
 error_log {self.dir}/error.log warn;
-events {{ worker_connections 16000; }}
+events {{ worker_connections 24000; }}
 http {{
     access_log off;
     gzip on;  # as Debian's nginx.conf: the audience page (text/html) compressed for a browser that offers it
@@ -595,7 +596,7 @@ async def run(args: argparse.Namespace) -> int:
     if args.pin and len(cores) < 2:
         raise SystemExit("--pin needs two cores or more")
     shared = None
-    nginx = DeployNginx(work, "hall.conf")  # the hall's own, as deploy runs it
+    nginx = DeployNginx(work, "hall.conf", args.hall_workers)  # the hall's own, as deploy runs it
     room_nginx = DeployNginx(work, "referee.conf")  # the room's: the players' phones, the consoles, the screens
     servers: list[stp.Server] = []
     workers: list[Worker] = []
@@ -610,6 +611,17 @@ async def run(args: argparse.Namespace) -> int:
                   flush=True)
         # On a port, as deploy's Redis: nginx's workers (hall.lua) reach it too.
         shared = await asyncio.to_thread(EmbeddedRedis(work / "shared", port=stp.free_port()).start)
+        import redis
+
+        store = redis.Redis.from_url(shared.url, decode_responses=True)
+        store.config_set("latency-monitor-threshold", 5)  # Redis notes each wait of its own over 5 ms (LATENCY)
+
+        def redis_waits() -> str:
+            """Redis's own waits over 5 ms since the last call (LATENCY LATEST: an fsync of the
+            append-only file, a slow command...), as `event: times, max ms`."""
+            events = store.execute_command("LATENCY", "LATEST")
+            store.execute_command("LATENCY", "RESET")
+            return ", ".join(f"{e[0]} max {e[3]} ms" for e in events) or "none"
         env = {"REFEREE_SECRET_KEY": secrets.token_hex(32), "REFEREE_PROXIED": "1"}
         if args.push or args.h2:  # the hall's phones' questions from nginx's channel, as deploy ships it
             from referee.server.hall import push_url
@@ -700,6 +712,7 @@ async def run(args: argparse.Namespace) -> int:
         pace = storm.Pace(args.pace)
         for _ in range(args.warmup):
             await storm.submit(match, phones, projector, pace)
+        redis_waits()
         m0 = meter.mark()
         idle = [await storm.submit(match, phones, projector, pace) for _ in range(args.samples)]
         m0b = meter.mark()
@@ -727,6 +740,11 @@ async def run(args: argparse.Namespace) -> int:
             if k:
                 await asyncio.sleep(3)  # a moment between two questions, as in a show
                 print(f"\n-- question {k + 1} of {args.questions}", flush=True)
+                # The idle show again, just before this question: the two sides of the ratio are
+                # taken at the same moment of the machine (whose own hiccups come and go).
+                redis_waits()
+                idle = [await storm.submit(match, phones, projector, pace) for _ in range(args.samples)]
+            waits_idle = redis_waits()
             # The question, then the burst; the phones keep moving until every device has its answers.
             options = [f"보기 {i + 1}" for i in range(args.options)]
             m1 = meter.mark()
@@ -778,11 +796,8 @@ async def run(args: argparse.Namespace) -> int:
                 await asyncio.sleep(0.05)
             final = await asyncio.to_thread(players.snapshot, show)
             stored = next(q for q in final["crowd"]["questions"] if q["id"] == qid)["counts"]
-            import redis
-
-            r = redis.Redis.from_url(shared.url, decode_responses=True)
-            votes = r.hgetall(f"ref:crowd:{show}:v:{qid}")
-            r.close()
+            waits_burst = redis_waits()
+            votes = store.hgetall(f"ref:crowd:{show}:v:{qid}")
             verdict = check(records, devices, stored, votes, args.options)
 
             # The figures.
@@ -834,6 +849,7 @@ async def run(args: argparse.Namespace) -> int:
             print(f"  ack, during the burst:     {fmt(stats(ack_burst))}")
             slowest = sorted(timeline, key=lambda m: -m[1])[:3]
             print("  the slowest acks of the burst: " + ", ".join(f"{a} ms at {t:.2f} s" for t, a, _v in slowest))
+            print(f"  Redis's own waits over 5 ms (LATENCY), idle: {waits_idle}; from the question to the close: {waits_burst}")
             print(f"  projector, idle:           {fmt(stats(view_idle))}")
             print(f"  projector, during burst:   {fmt(stats(view_burst))}")
             print(f"  ratio burst/idle: ack p50 {ratio(ack_idle, ack_burst, 50):.2f}, p99 {ratio(ack_idle, ack_burst, 99):.2f};"
@@ -884,11 +900,12 @@ async def run(args: argparse.Namespace) -> int:
             if args.gc_log:
                 for s in servers:
                     print(f"{s.name}'s collections during the burst: {s.gc_pauses([(t_ask, t_done)])}")
-            bursts.append({"during": during, "cpu": burst_cpu, "accepted": accepted,
+            bursts.append({"idle": idle, "during": during, "cpu": burst_cpu, "accepted": accepted,
                            "ok": verdict["counts_match"] and not verdict["problems"] and proj_ok and reconnect_ok})
         if len(bursts) > 1:  # the moves of every burst together: a p99 of more than one burst's fifty moves
             pooled = [m for b in bursts for m in b["during"]]
             ack_all, view_all = [a for a, _ in pooled], [v for _, v in pooled]
+            ack_idle, view_idle = [a for b in bursts for a, _ in b["idle"]], [v for b in bursts for _, v in b["idle"]]
             together = {k: sum(b["cpu"][k] for b in bursts) for k in [*parts, "t"]}
             taken = sum(b["accepted"] for b in bursts)
             cpu_all = {name: per(keys, together, taken) for name, keys in
@@ -934,7 +951,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--reconnect", type=float, default=0.05,
                    help="share that reconnect (same cookie) and send another option")
     p.add_argument("--options", type=int, default=4, help="the question's options (2..9)")
-    p.add_argument("--samples", type=int, default=100, help="moves measured on the idle show")
+    p.add_argument("--samples", type=int, default=100, help="moves measured on the idle show (before each question)")
+    p.add_argument("--hall-workers", type=int, default=4, help="the hall's nginx's worker processes")
     p.add_argument("--questions", type=int, default=1,
                    help="questions asked one after the other, each with its burst; the moves of all pooled")
     p.add_argument("--warmup", type=int, default=10, help="unmeasured moves first")

@@ -140,6 +140,11 @@ def test_nginx_and_the_server_answer_every_prediction_alike(proxied):
     assert [a[0] for a in limited["nginx"]] == [200] * 4 + [429]
     assert limited["nginx"][4][1]["error"]["code"] == "rate/limited" and limited["nginx"][4][1]["error"]["values"] == {
         "seconds": 30}
+    # nginx keeps its windows in its own memory: none of its counts is a key in Redis (written to
+    # the append-only file, fsynced, deleted again), where the server's are.
+    store = redis.Redis.from_url(servers[0].env["REDIS_URL"], decode_responses=True)
+    assert store.keys(f"ref:rate:crowd-dev:{devices['server']}:*")
+    assert not store.keys(f"ref:rate:crowd-dev:{devices['nginx']}:*")
 
     # Counted once per device, whichever way it came: the console's counts are the accepted ones.
     counts = api_counts(staff, url, show, qid)

@@ -219,6 +219,22 @@ local function commit(call)
   return res
 end
 
+-- The device's and the address's rate windows (the server's REFEREE_RATE_CROWD_DEVICE and
+-- _ADDRESS, counted as the script counts them: fixed windows from the epoch), kept in this nginx's
+-- memory (lua_shared_dict referee_hall_rates, shared by its workers) rather than in Redis: a
+-- window is gone a few seconds later, and in Redis every count was written to the append-only
+-- file, fsynced, and deleted again on expiry (two keys a prediction: half of what a prediction
+-- wrote; docs/performance.md, Goal 8). Whether this send is one too many.
+local function over(who, limit)
+  local rates = ngx.shared.referee_hall_rates
+  local n, err = rates:incr(who .. ":" .. math.floor(ngx.time() / limit[2]), 1, 0, limit[2] + 1)
+  if not n then
+    ngx.log(ngx.ERR, "the hall's rate windows: ", err)
+    return false
+  end
+  return n > limit[1]
+end
+
 function M.predict(show)
   local id = device()
   if not id then return refuse("no_device") end
@@ -246,14 +262,13 @@ function M.predict(show)
       return refuse("server")
     end
   end
-  local dev, addr = conf.limits.device, conf.limits.address
-  local now = ngx.time()
+  if over("dev:" .. id, conf.limits.device) or over("addr:" .. ngx.var.remote_addr, conf.limits.address) then
+    return refuse("rate")
+  end
   local keys = { q, f[1], base .. "v:" .. question, base .. "c:" .. question, base .. "t:" .. question, base .. "board",
-                 conf.prefix .. "rate:crowd-dev:" .. id .. ":" .. math.floor(now / dev[2]),
-                 conf.prefix .. "rate:crowd-addr:" .. ngx.var.remote_addr .. ":" .. math.floor(now / addr[2]),
-                 f[2], f[3] }
+                 conf.none_key, conf.none_key, f[2], f[3] }
   local call = { #keys }
-  for _, list in ipairs({ keys, { id, tonumber(option), dev[1], dev[2], addr[1], addr[2] } }) do
+  for _, list in ipairs({ keys, { id, tonumber(option), "", "", "", "" } }) do  -- "": the windows are kept here
     for _, v in ipairs(list) do call[#call + 1] = v end
   end
   local res

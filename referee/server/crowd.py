@@ -148,14 +148,17 @@ end
 # KEYS: question, its log, votes, counts, times, board, rate (device), rate (address), the show
 # (its reveal hold), the table's released version (none_key for a question with no log or no
 # hold to follow: it reads as empty).
-# ARGV: device, option index, device limit, window, address limit, window, and how many ms nginx
-# held the prediction before sending it (hall.lua's group commit; none from the processes): its
-# time, the tie-break's, is when it arrived.
+# ARGV: device, option index, device limit, window, address limit, window ("" for the four: the
+# caller keeps the windows itself, as nginx's hall.lua does in its own memory, and the rate keys
+# are none_key), and how many ms nginx held the prediction before sending it (hall.lua's group
+# commit; none from the processes): its time, the tie-break's, is when it arrived.
 _PREDICT = _NOW + _SWEEP_BODY + """
-for i = 0, 1 do
-  local n = redis.call('INCR', KEYS[7 + i])
-  if n == 1 then redis.call('EXPIRE', KEYS[7 + i], tonumber(ARGV[4 + 2 * i]) + 1) end
-  if n > tonumber(ARGV[3 + 2 * i]) then return {'rate'} end
+if ARGV[3] ~= '' then
+  for i = 0, 1 do
+    local n = redis.call('INCR', KEYS[7 + i])
+    if n == 1 then redis.call('EXPIRE', KEYS[7 + i], tonumber(ARGV[4 + 2 * i]) + 1) end
+    if n > tonumber(ARGV[3 + 2 * i]) then return {'rate'} end
+  end
 end
 if sweep(KEYS[1], KEYS[2], KEYS[9], KEYS[10], now) ~= 'open' then return {'closed'} end
 local n = tonumber(redis.call('HGET', KEYS[1], 'n'))
