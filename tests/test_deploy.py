@@ -1,7 +1,8 @@
-"""deploy/nginx/referee.conf in front of two server processes on one Redis, with a real nginx:
-pages, the API, WebSocket and long-polling clients all work through it, a phone, the room's
-projector and an audience screen on different transports see each other, each on its lane's
-process (the players' and the audience's), and with the players' process stopped its phones are
+"""deploy/nginx/referee.conf (the room's) and deploy/nginx/hall.conf (the hall's own) in front of
+two server processes on one Redis, each a real nginx: pages, the API, WebSocket and long-polling
+clients all work through them, a phone, the room's projector and an audience screen on different
+transports see each other, each on its lane's process (the players' and the audience's), the
+hall's page on the hall's nginx only, and with the players' process stopped its phones are
 served by the other."""
 
 from __future__ import annotations

@@ -269,7 +269,9 @@ def test_a_genius_episode_names_the_opponent_eliminates_and_ranks_with_points(se
                 wait_moment(page, "메인 매치: 호러 레이스2 결과")
                 # The moment replaces the board while it plays (the layer model); then the board.
                 page.wait_for_selector("#moment", state="hidden", timeout=15_000)
-                assert page.locator(".pg-player").count() == players
+                # The board comes back on the frame after the moment leaves (a loaded CI once
+                # counted it before it was drawn): wait for it, then read it.
+                page.wait_for_function(f"document.querySelectorAll('.pg-player').length === {players}", timeout=15_000)
                 points = page.locator(".pg-player [data-role='points']").all_inner_texts()
                 assert points == [f"{board['points'][str(p)]}점" for p in range(players)]
                 seen_whole(page, screen, [".pg-player", ".pg-name", "[data-role='points']", ".pg-stage", "[data-role='next']"],

@@ -109,8 +109,8 @@ def hall_url_from_env() -> str | None:
     if re.fullmatch(r"https?://[^\s/?#@]+/?", text) is None:
         from referee.kernel import RuleError
 
-        raise RuleError("config/bad_setting", f"REFEREE_HALL_URL이 {text!r}입니다: https://주소[:포트] 형식이어야 합니다 (경로 없이)",
-                        f"REFEREE_HALL_URL is {text!r}: it must be https://address[:port] (no path)",
+        raise RuleError("config/bad_setting", f"REFEREE_HALL_URL이 {text!r}입니다: https://주소[:포트] 형식이어야 합니다 (경로 없이; 시험용은 http://)",
+                        f"REFEREE_HALL_URL is {text!r}: it must be https://address[:port] (no path; http:// for a trial)",
                         setting="REFEREE_HALL_URL", given=text)
     return text.rstrip("/")
 
