@@ -618,7 +618,7 @@ async def run(args: argparse.Namespace) -> int:
 
         def redis_waits() -> str:
             """Redis's own waits over 5 ms since the last call (LATENCY LATEST: an fsync of the
-            append-only file, a slow command...), as `event: times, max ms`."""
+            append-only file, a slow command...), as `event max N ms`."""
             events = store.execute_command("LATENCY", "LATEST")
             store.execute_command("LATENCY", "RESET")
             return ", ".join(f"{e[0]} max {e[3]} ms" for e in events) or "none"
