@@ -98,6 +98,12 @@ def stats(values: list[float]) -> dict[str, float] | None:
             "max": max(values)}
 
 
+def handshakes(counts: list[dict[str, int]]) -> str:
+    """The epoll workers' TLS handshakes (--tls), summed: full ones and resumed sessions."""
+    full, resumed = sum(c["full"] for c in counts), sum(c["resumed"] for c in counts)
+    return f"{full + resumed} handshakes, {resumed} of them a resumed session, {full} full"
+
+
 def fmt(s: dict[str, float] | None, unit: str = "ms") -> str:
     if not s:
         return "-"
@@ -116,12 +122,15 @@ class DeployNginx:
     with ``reuseport`` (a proxied socket takes two descriptors; one worker holds fewer than
     20,000 here)."""
 
-    def __init__(self, work: Path, file: str, workers: int = 4) -> None:
+    def __init__(self, work: Path, file: str, workers: int = 4, tls: Path | None = None) -> None:
         self.file = file
         self.workers = workers
         self.dir = work / file.removesuffix(".conf")
         self.port = stp.free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        # tls: a directory of deploy/tls/make-venue-cert's files; the listener then speaks TLS
+        # with them and deploy's ssl_ settings, as the venue's does (--tls)
+        self.tls = tls
+        self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}"
         self.push_port = stp.free_port()  # the hall's channels' publisher (nchan), on loopback
         self.h2_port = stp.free_port()  # HTTP/2 as browsers speak it over TLS, here in the clear
         self.proc: subprocess.Popen[bytes] | None = None
@@ -148,10 +157,14 @@ class DeployNginx:
             swap(r"server \{\s*listen 80;.*?\n\}\n", "")  # the plain-HTTP redirect: the bench speaks plain HTTP
             listen = r"listen 443 ssl;"
         # and HTTP/2 on a listener of its own (--h2: deploy's listener does not offer it)
-        swap(listen, f"listen 127.0.0.1:{self.port} reuseport;\n    listen 127.0.0.1:{self.h2_port} reuseport http2;")
-        site, n = re.subn(r"\n[ \t]*ssl_[a-z_]+ [^\n]*;", "", site)
-        if n != 3:  # ssl_certificate, ssl_certificate_key, ssl_protocols
-            raise RuntimeError(f"deploy/nginx/{self.file} changed: {n} ssl_ lines")
+        swap(listen, f"listen 127.0.0.1:{self.port} reuseport{' ssl' if self.tls else ''};\n"
+                     f"    listen 127.0.0.1:{self.h2_port} reuseport http2;")
+        if self.tls:
+            site = site.replace("/etc/referee/tls/", f"{self.tls}/")
+        else:
+            site, n = re.subn(r"\n[ \t]*ssl_[a-z_]+ [^\n]*;", "", site)
+            if n < 3:  # ssl_certificate, ssl_certificate_key, ssl_protocols, ...
+                raise RuntimeError(f"deploy/nginx/{self.file} changed: {n} ssl_ lines")
         return re.sub(r"/var/log/nginx/referee[a-z-]*-access\.log", str(self.dir / "access.log"), site)
 
     def start(self, players: Any, audience: list[Any], hall: dict[str, Any]) -> None:
@@ -190,9 +203,13 @@ http {{
             if self.proc.poll() is not None:
                 raise RuntimeError((self.dir / "stderr.log").read_text())
             with contextlib.suppress(OSError):
+                import ssl
                 import urllib.request
 
-                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as resp:
+                trust = ssl.create_default_context(cafile=str(self.tls / "ca.crt")) if self.tls else None
+                if trust:
+                    trust.check_hostname = False
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1, context=trust) as resp:
                     if resp.status == 200:
                         return
             time.sleep(0.1)
@@ -445,6 +462,7 @@ class Worker(stp.Worker):
                 "--first", str(first), "--count", str(count), "--connect-concurrency", str(concurrency),
                 *(["--made-ids"] if made else []), *(["--push"] if os.environ.get("BENCH_PUSH") == "1" else []),
                 *(["--h2-port", os.environ["BENCH_H2_PORT"]] if os.environ.get("BENCH_H2_PORT") else []),
+                *(["--ca", os.environ["BENCH_TLS_CA"]] if os.environ.get("BENCH_TLS_CA") else []),
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=err, limit=1 << 26, env=env)
         return cls(proc, count)
 
@@ -596,7 +614,13 @@ async def run(args: argparse.Namespace) -> int:
     if args.pin and len(cores) < 2:
         raise SystemExit("--pin needs two cores or more")
     shared = None
-    nginx = DeployNginx(work, "hall.conf", args.hall_workers)  # the hall's own, as deploy runs it
+    tls = None
+    if args.tls:  # the hall's listener with a certificate as deploy/tls/make-venue-cert makes it
+        tls = work / "tls"
+        subprocess.run([str(stp.ROOT / "deploy" / "tls" / "make-venue-cert"), str(tls), "venue.example"],
+                       check=True, capture_output=True)
+        os.environ["BENCH_TLS_CA"] = str(tls / "ca.crt")  # the workers inherit it
+    nginx = DeployNginx(work, "hall.conf", args.hall_workers, tls)  # the hall's own, as deploy runs it
     room_nginx = DeployNginx(work, "referee.conf")  # the room's: the players' phones, the consoles, the screens
     servers: list[stp.Server] = []
     workers: list[Worker] = []
@@ -691,6 +715,8 @@ async def run(args: argparse.Namespace) -> int:
               f"as deploy/ routes /a/) {fmt(stats(pms))}, then the socket {fmt(stats(cms))}; "
               f"connections per process: "
               + ", ".join(f"{s.name} {spread[s.port]}" for s in servers), flush=True)
+        if args.tls:
+            print(f"  TLS: {handshakes([h['tls'] for h in hello])}", flush=True)
         out["connect"] = {"connected": connected, "failed": sum(h["failed"] for h in hello), "wall_s": connect_s,
                           "page_ms": stats(pms), "socket_ms": stats(cms), "per_process": {s.name: spread[s.port] for s in servers}}
 
@@ -832,6 +858,8 @@ async def run(args: argparse.Namespace) -> int:
                   f"{len(accepted_acks) / (accepted_acks[-1] - sends[0]) if len(accepted_acks) > 1 else math.nan:.0f} "
                   f"accepted a second (first send to last accepted ack), {npred / burst_s:.0f} predictions a second")
             print(f"  each prediction, send to ack: {fmt(stats(answer_ms))}")
+            if args.tls:
+                print(f"  TLS: {handshakes([a['tls'] for a in answers])}")
             o = verdict["outcome"]
             print(f"  acks: first sends ok {o[FIRST]['ok']} (again {o[FIRST]['again']}); resends again {o[RESEND]['again']} "
                   f"(ok {o[RESEND]['ok']}); after a reconnect again {o[RECONNECT]['again']} (ok {o[RECONNECT]['ok']}; an ok "
@@ -993,6 +1021,10 @@ def main(argv: list[str] | None = None) -> int:
                         "listener offered it (their EventSource and posts streams of one connection; in the clear "
                         "here, on a listener the bench adds): what HTTP/2 would change (not shipped: "
                         "docs/performance.md, Goal 8)")
+    p.add_argument("--tls", action="store_true",
+                   help="the hall's nginx speaks TLS as deploy's does (a certificate from deploy/tls/make-venue-cert, "
+                        "deploy's ssl_ settings) and the devices with it, each offering its newest session again "
+                        "as a browser does: what the handshakes cost (needs --push)")
     p.add_argument("--epoll", action="store_true",
                    help="devices on raw non-blocking sockets, one epoll a worker (bench/crowd_epoll.py): the "
                         "cheapest per device, so the machine's cores go to the servers")
@@ -1015,6 +1047,8 @@ def main(argv: list[str] | None = None) -> int:
         if not args.epoll:
             p.error("--push and --h2 devices are --epoll devices")
         os.environ["BENCH_PUSH"] = "1"
+    if args.tls and not args.push or args.tls and args.h2:
+        p.error("--tls devices are --push devices over HTTP/1.1 (no --h2)")
     if args.worker:
         return asyncio.run(worker_main(args))
     if not (1 <= args.devices <= 60_000 and 1 <= args.audience_processes <= 8 and 2 <= args.options <= 9

@@ -35,6 +35,7 @@ import random
 import resource
 import select
 import socket
+import ssl
 import sys
 import time
 import zlib
@@ -50,6 +51,11 @@ COOKIE = "ref_aud"  # referee.server.crowd.DEVICE_COOKIE (not imported: the work
 FIRST, RESEND, RECONNECT = "first", "resend", "reconnect"
 SYNC_TAIL = b"\x00\x00\xff\xff"
 IN, OUT, GONE = select.EPOLLIN, select.EPOLLOUT, select.EPOLLERR | select.EPOLLHUP
+# An https:// server (crowd_burst.py --tls): every connection speaks TLS, and a device offers its
+# newest session again on its next connection, as a browser does for a host it has seen.
+TLS: ssl.SSLContext | None = None
+SESSIONS: dict[str, ssl.SSLSession] = {}  # a device's address -> its newest session
+HANDSHAKES = {"full": 0, "resumed": 0}  # since the last burst's answer
 
 
 def address_of(index: int) -> str:
@@ -232,6 +238,13 @@ class Conn:
         self.connected = False
         self.closed = False
         self.mask = OUT | GONE
+        self.local = local
+        self.tls: ssl.SSLObject | None = None
+        if TLS is not None:  # the TLS records in and out of memory buffers; the socket stays ours
+            self.tls_in, self.tls_out = ssl.MemoryBIO(), ssl.MemoryBIO()
+            self.tls = TLS.wrap_bio(self.tls_in, self.tls_out, session=SESSIONS.get(local))
+            self.secure = False
+            self.pending = b""  # what was given before the handshake ended
         try:
             self.sock.bind((local, 0))
             err = self.sock.connect_ex(server)
@@ -245,9 +258,58 @@ class Conn:
     def send(self, data: bytes) -> None:
         if self.closed:
             return
+        if self.tls is not None:
+            if not self.secure:
+                self.pending += data
+                return
+            self.tls.write(data)
+            data = self.tls_out.read()
         self.out += data
         if self.connected:
             self._flush()
+
+    def _handshake(self) -> None:
+        """The TLS handshake's next step; once done, what was given before it goes out."""
+        try:
+            self.tls.do_handshake()
+        except ssl.SSLWantReadError:
+            pass
+        else:
+            self.secure = True
+            HANDSHAKES["resumed" if self.tls.session_reused else "full"] += 1
+            if self.pending:
+                self.tls.write(self.pending)
+                self.pending = b""
+        self.out += self.tls_out.read()
+
+    def _received(self, data: bytes) -> None:
+        if self.tls is None:
+            self.on_data(data)
+            return
+        self.tls_in.write(data)
+        plain, end = [], False
+        try:
+            if not self.secure:
+                self._handshake()
+            while self.secure and not end:
+                chunk = self.tls.read(65536)
+                plain.append(chunk)
+                end = not chunk  # the server's close_notify: what came before it is the answer
+        except ssl.SSLWantReadError:
+            pass
+        except ssl.SSLZeroReturnError:
+            end = True
+        except ssl.SSLError as err:
+            self.close(err)
+            return
+        if self.secure:
+            SESSIONS[self.local] = self.tls.session  # a TLS 1.3 ticket comes after the handshake
+        self.out += self.tls_out.read()
+        self._flush()
+        if plain := b"".join(plain):
+            self.on_data(plain)
+        if end:
+            self.close(None)
 
     def _flush(self) -> None:
         try:
@@ -270,6 +332,8 @@ class Conn:
                 self.close(OSError(err, os.strerror(err)))
                 return
             self.connected = True
+            if self.tls is not None:
+                self._handshake()
             self._flush()
             return
         if events & OUT and self.out:
@@ -283,7 +347,7 @@ class Conn:
                 self.close(err)
                 return
             if data:
-                self.on_data(data)
+                self._received(data)
             else:
                 self.close(None)
 
@@ -868,8 +932,10 @@ def burst(devices: list[Device], cmd: dict[str, Any], first: int) -> Generator[F
     tasks = [Task(one(d, *plan)) for d, plan in zip(devices, draws(cmd, first, len(devices)), strict=True)
              if d.connected]
     yield all_of(tasks)
+    handshakes = dict(HANDSHAKES)
+    HANDSHAKES.update(full=0, resumed=0)
     return {"records": records, "held": held[0], "shown": [d.opened.get(qid) for d in devices],
-            "devices": {d.index: d.device for d in devices if d.device}}
+            "devices": {d.index: d.device for d in devices if d.device}, "tls": handshakes}
 
 
 class Lines:
@@ -918,12 +984,18 @@ def main_flow(args: argparse.Namespace) -> Generator[Future, Any, None]:
         return
     t_go = time.monotonic()
     h2 = (parts.hostname, args.h2_port) if args.h2_port else None
+    if parts.scheme == "https":
+        global TLS
+        TLS = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        TLS.load_verify_locations(args.ca)  # as a phone, which trusts the server's certificate
+        TLS.check_hostname = False  # the bench's certificate names the venue, the devices dial 127.0.0.1
     devices = [Device(args.first + i, server, parts.netloc, args.show, args.push, h2) for i in range(args.count)]
     made = os.environ["REFEREE_SECRET_KEY"] if args.made_ids else None
     joined = yield from join(devices, args.connect_concurrency, made)
     reply({"connected": sum(1 for d in devices if d.connected), "failed": len(joined["errors"]),
            "errors": joined["errors"][:5], "page_ms": joined["page_ms"], "connect_ms": joined["connect_ms"],
-           "go": t_go, "connected_at": joined["connected_at"]})
+           "go": t_go, "connected_at": joined["connected_at"], "tls": dict(HANDSHAKES)})
+    HANDSHAKES.update(full=0, resumed=0)
     while True:
         line = yield lines.next()
         if line is None:
@@ -947,6 +1019,7 @@ def main() -> int:
     p.add_argument("--connect-concurrency", type=int, default=25)
     p.add_argument("--made-ids", action="store_true")
     p.add_argument("--push", action="store_true", help="the questions from nginx's channel (an EventSource)")
+    p.add_argument("--ca", help="with an https:// --url: the authority of its certificate")
     p.add_argument("--h2-port", type=int, default=0,
                    help="nginx's HTTP/2 listener: the channel and the posts as streams of one connection")
     args = p.parse_args()

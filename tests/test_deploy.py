@@ -11,6 +11,8 @@ import contextlib
 import os
 import re
 import shutil
+import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -312,6 +314,39 @@ def test_the_compose_site_is_the_site_with_the_compose_services():
                 .replace("/var/log/nginx/referee-access.log", "/var/log/nginx/access.log"))
     start = "# TLS:"
     assert compose[compose.index(start):] == expected[expected.index(start):]
+
+
+def tls_session(url: str, context: ssl.SSLContext,
+                session: ssl.SSLSession | None = None) -> tuple[ssl.SSLSession, bool]:
+    """One request on a new TLS connection to `url`'s nginx, offering `session` (of the same
+    `context`) as a browser offers its last one: the session the server handed out (its ticket
+    read to the end) and whether the offered one was resumed."""
+    parts = urlsplit(url)
+    with socket.create_connection((parts.hostname, parts.port), timeout=10) as raw, \
+            context.wrap_socket(raw, server_hostname=parts.hostname, session=session) as tls:
+        tls.sendall(b"GET /healthz HTTP/1.1\r\nHost: venue\r\nConnection: close\r\n\r\n")
+        answer = b""
+        while chunk := tls.recv(4096):  # to the end: a TLS 1.3 ticket comes after the handshake
+            answer += chunk
+        assert answer.startswith(b"HTTP/1.1 200"), answer[:100]
+        return tls.session, tls.session_reused
+
+
+def test_a_hall_phone_resumes_its_tls_session_for_the_evening(proxied):
+    """Issue 34: a phone posts each prediction on a new connection, long after its page loaded,
+    and a full TLS handshake costs nginx more than the prediction (bench/tls_cost.py). The hall's
+    nginx hands out session tickets good for a show's evening (nginx's default: 5 minutes), and a
+    phone offering its ticket resumes; the room's nginx keeps the default (its few phones stay
+    connected)."""
+    url, _servers, base, _plain, hall = proxied
+    phone = ssl.create_default_context(cafile=str(base / "tls" / "ca.crt"))
+    first, resumed = tls_session(hall, phone)
+    assert not resumed and first.has_ticket
+    assert first.ticket_lifetime_hint >= 6 * 3600, first.ticket_lifetime_hint
+    second, resumed = tls_session(hall, phone, first)
+    assert resumed and second.ticket_lifetime_hint >= 6 * 3600
+    room, _ = tls_session(url, phone)
+    assert room.ticket_lifetime_hint <= 300, room.ticket_lifetime_hint
 
 
 def test_through_nginx_an_address_opening_the_audience_page_faster_than_people_do_waits(proxied):

@@ -227,6 +227,38 @@ def test_nginx_sends_the_predictions_that_arrive_together_to_redis_as_one_pipeli
                    what="the counts (a tick old at most)")
 
 
+def test_while_redis_answers_nobody_a_prediction_waits_only_hall_lua_s_timeout(proxied):
+    """hall.lua gives Redis 2 s to answer, then the phone hears the server's error and sends
+    again (nothing half-counted: the script runs whole or not at all, a resend is "again").
+    Found in the hall's error log: with Debian's lua-nginx-redis the timeouts were never set
+    (its one method is set_timeout; set_timeouts went to Redis as a command, an error logged on
+    every connection) and a prediction waited for a silent Redis as long as it stayed silent."""
+    url, servers, base, _plain, hall = proxied
+    staff = https_session(base)
+    show = "h" + uuid.uuid4().hex[:8]
+    assert staff.post(f"{url}/api/create_show", json={"show": show, "name": "멈춤"},
+                      headers={"X-Staff-Pin": "4321"}, timeout=30).json()["ok"]
+    qid = staff.post(f"{url}/api/ask_question", json={"show": show, "text": "누가?", "options": ["가", "나"]},
+                     headers={"X-Staff-Pin": "4321"}, timeout=30).json()["question"]
+    phone = https_session(base)
+    assert phone.get(f"{hall}/a/{show}", timeout=10).ok  # its device, from the page
+    assert phone.post(f"{hall}/a/{show}/predict", data={"question": qid, "option": "0"}, timeout=10).json()["ok"]
+    store = redis.Redis.from_url(servers[0].env["REDIS_URL"])
+    store.execute_command("CLIENT", "PAUSE", 6000, "ALL")  # Redis reads nobody's commands for 6 s
+    try:
+        t0 = time.monotonic()
+        answer = phone.post(f"{hall}/a/{show}/predict", data={"question": qid, "option": "1"}, timeout=15)
+        waited = time.monotonic() - t0
+    finally:
+        store.execute_command("CLIENT", "UNPAUSE")
+    assert answer.status_code == 500 and answer.json()["error"]["code"] == "server/error", answer.text
+    assert waited < 4, waited
+    again = phone.post(f"{hall}/a/{show}/predict", data={"question": qid, "option": "1"}, timeout=10).json()
+    assert again == {"ok": True, "prediction": {"question": qid, "option": 0, "again": True}}, again
+    log = (base / "hall" / "error.log").read_text()
+    assert "closed socket" not in log, log[-2000:]
+
+
 def test_hall_config_holds_the_devices_key_and_never_the_servers_secret(tmp_path):
     """nginx's settings carry the key derived for device ids: not the secret that signs the
     players' links; the file is its owner's alone."""

@@ -78,7 +78,10 @@ end
 
 local function connect()
   local red = redis:new()
-  red:set_timeouts(1000, 1000, 2000)
+  -- 1 s to connect and send, 2 s for an answer; Debian's lua-nginx-redis (0.27) has one
+  -- set_timeout for all three (2 s). Any other name is sent to Redis as a command (set_timeouts
+  -- there: before the connection, so nothing set, nginx's 60 s, an error logged), hence rawget.
+  if rawget(redis, "set_timeouts") then red:set_timeouts(1000, 1000, 2000) else red:set_timeout(2000) end
   local ok, err = red:connect(conf.redis.host, conf.redis.port)
   if not ok then return nil, err end
   if red:get_reused_times() == 0 then
