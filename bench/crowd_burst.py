@@ -147,7 +147,7 @@ class DeployNginx:
         hashed = "".join(f"    server 127.0.0.1:{s.port};\n" for s in audience)
         if self.file == "hall.conf":
             swap(r"upstream referee_hall \{.*?\}", f"upstream referee_hall {{\n    hash $remote_addr consistent;\n{hashed}}}")
-            listen = r"listen 8443 ssl;"
+            listen = r"listen 8443 ssl http2;"
         else:
             swap(r"upstream referee_players \{.*?\}",
                  f"upstream referee_players {{\n    server 127.0.0.1:{players.port};\n"
@@ -156,9 +156,11 @@ class DeployNginx:
                  f"upstream referee_audience {{\n    hash $remote_addr consistent;\n{hashed}}}")
             swap(r"server \{\s*listen 80;.*?\n\}\n", "")  # the plain-HTTP redirect: the bench speaks plain HTTP
             listen = r"listen 443 ssl;"
-        # and HTTP/2 on a listener of its own (--h2: deploy's listener does not offer it)
-        swap(listen, f"listen 127.0.0.1:{self.port} reuseport{' ssl' if self.tls else ''};\n"
-                     f"    listen 127.0.0.1:{self.h2_port} reuseport http2;")
+        # In the clear, HTTP/1.1 there and HTTP/2 (as a browser speaks it over TLS) on a listener of
+        # its own (--h2); over TLS (--tls), the listener as shipped (HTTP/2 if the file offers it)
+        here = f"listen 127.0.0.1:{self.port} reuseport"
+        swap(listen, re.sub(r"^listen \d+", here, listen.replace("\\", "")) if self.tls
+             else f"{here};\n    listen 127.0.0.1:{self.h2_port} reuseport http2;")
         if self.tls:
             site = site.replace("/etc/referee/tls/", f"{self.tls}/")
         else:
@@ -665,8 +667,8 @@ async def run(args: argparse.Namespace) -> int:
                            gather_ms=args.gather_ms)
         await asyncio.to_thread(nginx.start, players, audience, hall)
         await asyncio.to_thread(room_nginx.start, players, audience, hall)
-        if args.h2:
-            os.environ["BENCH_H2_PORT"] = str(nginx.h2_port)  # the workers inherit it
+        if args.h2:  # the workers inherit it
+            os.environ["BENCH_H2_PORT"] = str(nginx.port if args.tls else nginx.h2_port)
         redis_pid = shared.process.pid
         if args.pin:  # the players' side (its process and nginx, Redis, this script) on the first core; the hall elsewhere
             for pid in (players.pid, redis_pid, os.getpid()):
@@ -1017,10 +1019,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="the hall's phones take their questions from nginx's channel (nchan, an EventSource each; "
                         "REFEREE_HALL_PUSH), as deploy/ ships it, not from the /crowd socket (needs --epoll)")
     p.add_argument("--h2", action="store_true",
-                   help="the channel's devices speak HTTP/2 to nginx as a browser would over TLS if deploy's "
-                        "listener offered it (their EventSource and posts streams of one connection; in the clear "
-                        "here, on a listener the bench adds): what HTTP/2 would change (not shipped: "
-                        "docs/performance.md, Goal 8)")
+                   help="the channel's devices speak HTTP/2 as browsers do (their EventSource and posts streams of "
+                        "one connection): with --tls on the hall's listener as shipped, else in the clear on a "
+                        "listener the bench adds (HTTP/2 in the clear is not what a browser speaks)")
     p.add_argument("--tls", action="store_true",
                    help="the hall's nginx speaks TLS as deploy's does (a certificate from deploy/tls/make-venue-cert, "
                         "deploy's ssl_ settings) and the devices with it, each offering its newest session again "
@@ -1047,8 +1048,8 @@ def main(argv: list[str] | None = None) -> int:
         if not args.epoll:
             p.error("--push and --h2 devices are --epoll devices")
         os.environ["BENCH_PUSH"] = "1"
-    if args.tls and not args.push or args.tls and args.h2:
-        p.error("--tls devices are --push devices over HTTP/1.1 (no --h2)")
+    if args.tls and not args.push:
+        p.error("--tls devices are --push devices")
     if args.worker:
         return asyncio.run(worker_main(args))
     if not (1 <= args.devices <= 60_000 and 1 <= args.audience_processes <= 8 and 2 <= args.options <= 9

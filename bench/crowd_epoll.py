@@ -15,8 +15,11 @@ Engine.IO 4 and Socket.IO 5 (offering compression, as browsers do, and inflating
 takes it; with ``--push``, nginx's channel ``/a/<show>/live`` as an EventSource instead, as the
 page behind deploy's nginx), answers the server's pings, notes when its phone first shows each open question,
 and sends its prediction as the page does: a form post to ``/a/<show>/predict`` with its cookie
-on a connection of its own (``Connection: close``). Times are ``time.monotonic()``, the
-orchestrator's clock.
+on a connection of its own (``Connection: close``); with ``--h2-port``, its EventSource and its
+posts as streams of one HTTP/2 connection. With an ``https://`` ``--url`` every connection
+speaks TLS through memory buffers in the same loop, each device offering its newest session
+again as a browser does (HTTP/2 by ALPN). Times are ``time.monotonic()``, the orchestrator's
+clock.
 
 A flow (a device joining, a device's burst) is a generator that yields ``Future``s; ``Task``
 steps it when one is done. Standard library only (``--made-ids`` signs its ids with the
@@ -52,9 +55,11 @@ FIRST, RESEND, RECONNECT = "first", "resend", "reconnect"
 SYNC_TAIL = b"\x00\x00\xff\xff"
 IN, OUT, GONE = select.EPOLLIN, select.EPOLLOUT, select.EPOLLERR | select.EPOLLHUP
 # An https:// server (crowd_burst.py --tls): every connection speaks TLS, and a device offers its
-# newest session again on its next connection, as a browser does for a host it has seen.
+# newest session again on its next connection, as a browser does for a host it has seen. Two
+# contexts: HTTP/1.1 and HTTP/2 (ALPN; a session belongs to the context it came from).
 TLS: ssl.SSLContext | None = None
-SESSIONS: dict[str, ssl.SSLSession] = {}  # a device's address -> its newest session
+TLS_H2: ssl.SSLContext | None = None
+SESSIONS: dict[tuple[str, bool], ssl.SSLSession] = {}  # (a device's address, HTTP/2) -> its newest session
 HANDSHAKES = {"full": 0, "resumed": 0}  # since the last burst's answer
 
 
@@ -229,7 +234,7 @@ class Conn:
     as the socket takes it; what arrives goes to `on_data`, the end to `on_close`."""
 
     def __init__(self, server: tuple[str, int], local: str, on_data: Callable[[bytes], None],
-                 on_close: Callable[[BaseException | None], None]) -> None:
+                 on_close: Callable[[BaseException | None], None], h2: bool = False) -> None:
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setblocking(False)
         self.fd = self.sock.fileno()
@@ -238,11 +243,12 @@ class Conn:
         self.connected = False
         self.closed = False
         self.mask = OUT | GONE
-        self.local = local
+        self.session_key = (local, h2)
         self.tls: ssl.SSLObject | None = None
         if TLS is not None:  # the TLS records in and out of memory buffers; the socket stays ours
             self.tls_in, self.tls_out = ssl.MemoryBIO(), ssl.MemoryBIO()
-            self.tls = TLS.wrap_bio(self.tls_in, self.tls_out, session=SESSIONS.get(local))
+            context = TLS_H2 if h2 else TLS
+            self.tls = context.wrap_bio(self.tls_in, self.tls_out, session=SESSIONS.get(self.session_key))
             self.secure = False
             self.pending = b""  # what was given before the handshake ended
         try:
@@ -277,6 +283,8 @@ class Conn:
         else:
             self.secure = True
             HANDSHAKES["resumed" if self.tls.session_reused else "full"] += 1
+            if self.session_key[1] and self.tls.selected_alpn_protocol() != "h2":
+                raise ssl.SSLError("the server does not speak HTTP/2")
             if self.pending:
                 self.tls.write(self.pending)
                 self.pending = b""
@@ -303,7 +311,7 @@ class Conn:
             self.close(err)
             return
         if self.secure:
-            SESSIONS[self.local] = self.tls.session  # a TLS 1.3 ticket comes after the handshake
+            SESSIONS[self.session_key] = self.tls.session  # a TLS 1.3 ticket comes after the handshake
         self.out += self.tls_out.read()
         self._flush()
         if plain := b"".join(plain):
@@ -660,7 +668,7 @@ class H2:
         self.buf = bytearray()
         self.next_id = 1
         self.streams: dict[int, H2Stream] = {}
-        self.conn = Conn(server, local, self._data, self._closed)
+        self.conn = Conn(server, local, self._data, self._closed, h2=True)
         settings = (0x2).to_bytes(2, "big") + (0).to_bytes(4, "big") + (0x4).to_bytes(2, "big") + BIG_WINDOW.to_bytes(4, "big")
         self.conn.send(H2_PREFACE + h2_frame(SETTINGS, 0, 0, settings)
                        + h2_frame(WINDOW_UPDATE, 0, 0, (BIG_WINDOW - 65535).to_bytes(4, "big")))
@@ -669,7 +677,7 @@ class H2:
                 on_data: Callable[[bytes], None] | None = None) -> H2Stream:
         stream, self.next_id = self.next_id, self.next_id + 2
         block = b"".join(hpack_literal(k, v) for k, v in
-                         {":method": method, ":scheme": "http", ":path": path, ":authority": self.host, **headers}.items())
+                         {":method": method, ":scheme": "https" if TLS else "http", ":path": path, ":authority": self.host, **headers}.items())
         out = h2_frame(HEADERS, END_HEADERS | (0 if body else END_STREAM), stream, block)
         if body:
             out += h2_frame(DATA, END_STREAM, stream, body)
@@ -985,10 +993,12 @@ def main_flow(args: argparse.Namespace) -> Generator[Future, Any, None]:
     t_go = time.monotonic()
     h2 = (parts.hostname, args.h2_port) if args.h2_port else None
     if parts.scheme == "https":
-        global TLS
-        TLS = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-        TLS.load_verify_locations(args.ca)  # as a phone, which trusts the server's certificate
-        TLS.check_hostname = False  # the bench's certificate names the venue, the devices dial 127.0.0.1
+        global TLS, TLS_H2
+        TLS, TLS_H2 = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT), ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        for context, alpn in ((TLS, "http/1.1"), (TLS_H2, "h2")):
+            context.load_verify_locations(args.ca)  # as a phone, which trusts the server's certificate
+            context.check_hostname = False  # the bench's certificate names the venue, the devices dial 127.0.0.1
+            context.set_alpn_protocols([alpn])
     devices = [Device(args.first + i, server, parts.netloc, args.show, args.push, h2) for i in range(args.count)]
     made = os.environ["REFEREE_SECRET_KEY"] if args.made_ids else None
     joined = yield from join(devices, args.connect_concurrency, made)

@@ -118,7 +118,7 @@ def nginx_in_front(base: Path, env: dict[str, str] | None = None, redis_url: str
         procs.append(run_nginx(base, "room", shipped("referee.conf", ("listen 80;", f"listen 127.0.0.1:{plain_port};"),
                                                        ("listen 443 ssl;", f"listen 127.0.0.1:{port} ssl;")),
                                url + "/healthz", tls / "ca.crt"))
-        procs.append(run_nginx(base, "hall", checkout_site(shipped("hall.conf", ("listen 8443 ssl;", f"listen 127.0.0.1:{hall_port} ssl;")),
+        procs.append(run_nginx(base, "hall", checkout_site(shipped("hall.conf", ("listen 8443 ssl http2;", f"listen 127.0.0.1:{hall_port} ssl http2;")),
                                                            base / "hall.json", push_port),
                                hall + "/healthz", tls / "ca.crt"))
         yield Front(url, servers, base, plain_port, hall)
