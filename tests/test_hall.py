@@ -303,7 +303,9 @@ def test_a_phone_in_chromium_predicts_through_nginx(proxied, browser):
     nginx's channel (nchan: no socket to the referee's processes), taps, confirms, gets its
     receipt from hall.lua, and the console counts it; a second tap is not offered. Resolved,
     the phone shows right and its point; its nickname reaches the board. The address typed on
-    the room's nginx (without the hall's port) lands on the hall's own."""
+    the room's nginx (without the hall's port) lands on the hall's own. Chromium speaks HTTP/2
+    to the hall, as a phone's browser does: its channel and its prediction are streams of one
+    connection (no TLS handshake a prediction)."""
     url, _servers, base, _plain, hall = proxied
     staff = https_session(base)
     pin = {"X-Staff-Pin": "4321"}
@@ -334,6 +336,7 @@ def test_a_phone_in_chromium_predicts_through_nginx(proxied, browser):
         logged = [line for line in (base / "referee-hall-access.log").read_text().splitlines()
                   if f"/a/{show}/predict " in line]
         assert len(logged) == 1 and logged[0].split()[-1] == "-" and " 200 " in logged[0], logged
+        assert f"POST /a/{show}/predict HTTP/2.0" in logged[0], logged  # (the channel is logged when it ends)
         assert staff.post(f"{url}/api/resolve_question", json={"show": show, "question": qid, "answer": [1]},
                           headers=pin, timeout=30).json()["ok"]
         page.wait_for_selector(f"[data-role=verdict][data-question='{qid}'].right")
