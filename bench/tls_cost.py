@@ -26,17 +26,13 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from submit_to_projector import ROOT, free_port  # noqa: E402
+
 TICK = os.sysconf("SC_CLK_TCK")
 BODY = b"question=1&option=2"
 REQUEST = (b"POST /predict HTTP/1.1\r\nHost: venue.example\r\nContent-Type: application/x-www-form-urlencoded\r\n"
            b"Content-Length: %d\r\n%s\r\n" + BODY)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def hall_ssl_lines() -> str:
@@ -153,7 +149,7 @@ def main() -> int:
             pid = worker_pid(proc.pid)
             print(f"nginx {subprocess.run(['nginx', '-v'], capture_output=True, text=True).stderr.strip()}, "
                   f"{ssl.OPENSSL_VERSION} (client), one worker; hall.conf's ssl_ settings: "
-                  f"{' '.join(hall_ssl_lines().split()) or 'none'}; {args.requests} requests each, one at a time")
+                  f"{' '.join(hall_ssl_lines().split()).rstrip(';') or 'none'}; {args.requests} requests each, one at a time")
             rows = [("plain HTTP, a new connection each", "plain", "new", None)]
             for name in certs:
                 ctx = ssl.create_default_context(cafile=str(certs[name][0] if name == "ecdsa" else

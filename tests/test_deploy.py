@@ -333,11 +333,11 @@ def tls_session(url: str, context: ssl.SSLContext,
 
 
 def test_a_hall_phone_resumes_its_tls_session_for_the_evening(proxied):
-    """Issue 34: a phone posts each prediction on a new connection, long after its page loaded,
-    and a full TLS handshake costs nginx more than the prediction (bench/tls_cost.py). The hall's
-    nginx hands out session tickets good for a show's evening (nginx's default: 5 minutes), and a
-    phone offering its ticket resumes; the room's nginx keeps the default (its few phones stay
-    connected)."""
+    """Issue 34: a full TLS handshake costs nginx more than a prediction (bench/tls_cost.py), and
+    a phone connects again later in the evening (its screen asleep, its network changed). The
+    hall's nginx hands out session tickets good for a show's evening (nginx's default: 5
+    minutes), and a phone offering its ticket resumes; the room's nginx keeps the default (its
+    few phones stay connected)."""
     url, _servers, base, _plain, hall = proxied
     phone = ssl.create_default_context(cafile=str(base / "tls" / "ca.crt"))
     first, resumed = tls_session(hall, phone)
