@@ -6,6 +6,9 @@ P (set_current) takes over at any time."""
 from __future__ import annotations
 
 import random
+import threading
+import time
+from typing import Any
 
 from .conftest import ServiceOnRedis
 from .evening import SURVIVAL, Evening
@@ -63,3 +66,43 @@ def test_a_match_started_goes_up_unless_another_live_match_is_on_screen(service_
     assert current(house, "s") == third  # a new table follows on from a match that is over
     house.ok("start", show="s", table=third)
     assert current(house, "s") == third
+
+
+def test_the_consoles_last_snapshot_is_of_the_newest_state_when_changes_overlap(service_on_redis: ServiceOnRedis):
+    """Two changes of a show close together (a stage's result, then the projector following to
+    the program's board) were two fan-outs side by side: the first read the show, the second
+    read it after the projector moved and sent first, and the first's older snapshot reached the
+    console last, which kept saying the stage was up (the console's monitor: "P를 누르면" for the
+    table already on the projector). Here the first fan-out's send to the console is slow, as on
+    a busy server; the console must still end on the newest state."""
+    svc = service_on_redis
+    service = svc.service
+    first = svc.table
+    second = svc.command("create_table", show="s", game="tricky_coin", players=["가", "나"])["table"]
+    svc.command("set_current", show="s", table=first)
+    service.dealer_present("s", "a-console", True)
+    consoles: list[str] = []
+    sending = threading.Event()
+    publish = service.publish
+
+    def slow_first_console(namespace: str, room: str, event: str, payload: Any, local: bool = False) -> None:
+        if namespace == "/dealer" and event == "show":
+            if not sending.is_set():
+                sending.set()
+                time.sleep(0.3)  # the first fan-out read the show, and takes its time to send
+            consoles.append(payload["show"]["current"])
+        publish(namespace, room, event, payload, local)
+
+    workers: list[threading.Thread] = []
+
+    def defer(task: Any) -> None:  # fan-outs as the server runs them: tasks of their own
+        workers.append(threading.Thread(target=task))
+        workers[-1].start()
+
+    service.publish, service.defer = slow_first_console, defer
+    service.changed("s", first)
+    assert sending.wait(5)
+    svc.command("set_current", show="s", table=second)  # meanwhile the projector moves
+    while workers:
+        workers.pop(0).join(10)
+    assert consoles and consoles[-1] == second, consoles

@@ -82,6 +82,8 @@ class Service(DealerSide, SeatSide, PublicSide):
         self.audience_url = audience_url or (lambda show: f"{self.base_url()}/a/{show}")
         self._tables: dict[str, Table] = {}
         self._lock = threading.Lock()
+        self._turns: dict[str, list[tuple[tuple[Any, ...], Callable[[], None]]]] = {}  # show -> its fan-outs, the first under way
+        self._turns_lock = threading.Lock()
         # The audience's own connections (see Settings): a flood of projector screens waits
         # for these, never for the ones phones and the dealer use.
         self.audience = audience or client
@@ -296,7 +298,39 @@ class Service(DealerSide, SeatSide, PublicSide):
                 else:
                     log.exception("fan-out failed for %s", show)
 
-        self.defer(task)
+        self._in_turn(show, (table_id, everyone, public), task)
+
+    def _in_turn(self, show: str, kind: tuple[Any, ...], task: Callable[[], None]) -> None:
+        """A show's fan-outs run one after another, in the order of their changes, so each reads
+        the show after the one before it has sent, and the last view a screen gets is of the
+        newest state. Run side by side, an earlier read could be sent last: after a stage's
+        result the projector followed to the program's board, and the console's last snapshot,
+        read a moment before that, kept saying the stage's table was up. A change like one still
+        waiting its turn (not yet read) adds nothing: that one reads the newer state."""
+        with self._turns_lock:
+            line = self._turns.setdefault(show, [])
+            if any(waiting == kind for waiting, _ in line[1:]):
+                return
+            line.append((kind, task))
+            if len(line) > 1:
+                return  # the turn under way runs it next
+
+        def turns() -> None:
+            while True:
+                try:
+                    line[0][1]()  # a task catches its own errors
+                except BaseException:  # the process stops: the show's line ends with it
+                    with self._turns_lock:
+                        line.clear()
+                        del self._turns[show]
+                    raise
+                with self._turns_lock:
+                    line.pop(0)
+                    if not line:
+                        del self._turns[show]
+                        return
+
+        self.defer(turns)
 
     def fan_out(self, show: str, table_id: str | None = None, everyone: bool = False) -> None:
         """Send each audience its own view, computed once per audience from one read.
