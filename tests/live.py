@@ -150,8 +150,19 @@ class Client:
         self.sio = socketio.Client(reconnection=reconnect, reconnection_delay=0.2, reconnection_delay_max=1, **options)
         for event in events:
             self.sio.on(event, self._recorder(event), namespace=namespace)
-        self.sio.connect(server_url, namespaces=[namespace], auth=auth, transports=list(transports),
-                         wait_timeout=10, headers=headers or {})
+        # python-socketio's sync client reads and writes its TLS socket from two threads at once in
+        # its first milliseconds, and now and then drops the connection it has just made (about 1
+        # in 75 through deploy's nginx here, never with its AsyncClient; python-socketio#1568,
+        # python-engineio#461): over TLS, a connection lost that way is made once more, as a
+        # page's live.js does.
+        for left in reversed(range(2 if server_url.startswith("https:") else 1)):
+            try:
+                self.sio.connect(server_url, namespaces=[namespace], auth=auth, transports=list(transports),
+                                 wait_timeout=10, headers=headers or {})
+                break
+            except socketio.exceptions.ConnectionError as exc:
+                if not left or str(exc) != "Unexpected connection error":
+                    raise
 
     def _recorder(self, event: str):
         def record(payload: Any = None) -> None:

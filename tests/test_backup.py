@@ -10,6 +10,7 @@ primary comes back (as the standby, by the sentinels' own reconfiguration) "ë°±ì
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -398,12 +399,36 @@ def test_the_queue_between_processes_keeps_one_client_and_hears_again_soon_after
     pair.both_up()
     queue = SlicedRedisManager(pair.url, channel="test-queue", redis_options=queue_options())
     heard: list[tuple[float, Any]] = []
+    done = threading.Event()
+
+    class Stopped(BaseException):  # past the subscriber's `except Exception`
+        pass
 
     def listen() -> None:
-        for data in queue._listen():
-            heard.append((time.monotonic(), json.loads(data)["n"]))
+        with contextlib.suppress(Stopped):
+            for data in queue._listen():
+                if done.is_set():
+                    return
+                heard.append((time.monotonic(), json.loads(data)["n"]))
 
-    threading.Thread(target=listen, daemon=True).start()
+    def stopped() -> None:
+        raise Stopped
+
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    try:
+        heard_again_soon(pair, queue, heard)
+    finally:  # the listener ends (it would try to subscribe for the rest of the run, logging each time)
+        done.set()
+        queue._redis_connect = stopped  # its next try, if it is between two
+        queue._publish({"n": -1})  # its next message, if it is listening
+        listener.join(timeout=10)
+    assert not listener.is_alive()
+
+
+def heard_again_soon(pair: Any, queue: Any, heard: list[tuple[float, Any]]) -> None:
+    """The test's takeover: the primary killed while `queue` publishes, its listener (filling
+    `heard`) subscribed again soon after the new primary, with one client and no files left open."""
     wait_until(lambda: queue._publish({"n": 0}) and heard, what="the subscriber hearing the queue")
     made = queue.redis
     files = len(os.listdir("/proc/self/fd"))

@@ -36,12 +36,21 @@ def monitor(console: Any, role: str) -> Any:
     return console.frame_locator(f"[data-role='{role}']").locator("#board")
 
 
+def monitor_frame(console: Any, role: str) -> Any:
+    """The console's monitor frame (`program` or `preview`), loaded. Asked of the page's element,
+    not looked up in the frames Playwright last heard of: a lookup does not wait, and a frame
+    that navigates after it is never seen by polling it."""
+    frame = console.wait_for_selector(f"iframe[data-role='monitor-{role}']", state="attached").content_frame()
+    frame.wait_for_url(f"**monitor={role}*")
+    frame.wait_for_load_state()
+    return frame
+
+
 def test_the_projector_follows_the_evening_and_the_monitor_shows_it(server, browser):
     ev = Evening(server, "tricky_survival", SURVIVAL, seed=6)
     room = screens(server, browser, ev.show, only=("room",))["room"]
     console = console_page(server, browser, ev.show, {"width": 1366, "height": 768})
-    console.wait_for_selector("iframe.monitor-frame[src*='monitor=program']", state="attached")
-    program_frame = wait_until(lambda: console.frame(url=lambda url: "monitor=program" in url), what="the monitor's frame")
+    program_frame = monitor_frame(console, "program")
     seen: list[str] = []
 
     def on(step: str, key: str, table: str) -> None:
@@ -69,7 +78,7 @@ def test_the_projector_follows_the_evening_and_the_monitor_shows_it(server, brow
     # The preview: the selected table as P would put it up (here the program's board, already up).
     console.click(f"#table-tabs [data-table='{ev.program}']")
     console.wait_for_selector("[data-role='monitor-preview-label'].same")
-    preview = console.frame(url=lambda url: "monitor=preview" in url)
+    preview = monitor_frame(console, "preview")
     wait_until(lambda: "최종 순위" in preview.evaluate("document.getElementById('board').textContent"),
                what="the preview's board")
     assert not console.locator("#error:not([hidden])").count()
