@@ -385,6 +385,9 @@ def test_the_void_dialog_says_which_action_and_what_the_screens_will_show(server
     page.fill(".void-dialog input[name=reason]", "잘못 입력")
     move(server, show, table, 1, {"type": "put_coin", "coin": 1})
     page.wait_for_selector(".log-table tr[data-v='3']")
+    # The dialog asks again what the void would do now, and names the later action it applies
+    # again (confirmed before that answer, the void is refused as "moved on" and asked again).
+    page.wait_for_selector(".void-dialog ul li")
     assert page.evaluate("document.activeElement.name") == "reason"
     page.keyboard.type("함")
     assert page.locator(".void-dialog input[name=reason]").input_value() == "잘못 입력함"
