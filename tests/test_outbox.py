@@ -6,7 +6,8 @@ python-engineio sockets; the live servers of the other tests send every view thr
 from __future__ import annotations
 
 import socket
-import tempfile
+import subprocess
+import sys
 import time
 import uuid
 
@@ -19,7 +20,6 @@ from eventlet import hubs
 from eventlet.queue import Empty, Queue
 
 from referee.server import outbox
-from referee.server.app import Settings, create_app
 
 from .live import Client, LiveServer, game_table
 
@@ -174,9 +174,20 @@ def test_engineios_sockets_get_outboxes_and_send_through_them():
 
 
 def test_the_server_installs_outboxes_under_eventlet_only(redis_server):
+    """In a process of its own: a server's background tasks (its heartbeat, tickers, bots) run
+    for as long as its process, and in this one they would outlive the test's Redis."""
+    check = (
+        "import sys, tempfile\n"
+        "from referee.server import outbox\n"
+        "from referee.server.app import Settings, create_app\n"
+        "_app, sio = create_app(Settings(redis_url=sys.argv[1], data_dir=tempfile.mkdtemp(), async_mode=sys.argv[2]))\n"
+        "print(isinstance(sio.server.eio.create_queue(), outbox.Outbox))\n"
+    )
     for mode, installed in (("eventlet", True), ("threading", False)):
-        _app, sio = create_app(Settings(redis_url=redis_server.url, data_dir=tempfile.mkdtemp(), async_mode=mode))
-        assert isinstance(sio.server.eio.create_queue(), outbox.Outbox) is installed, mode
+        out = subprocess.run([sys.executable, "-c", check, redis_server.url, mode], capture_output=True, text=True,
+                             timeout=60)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.split()[-1] == str(installed), (mode, out.stdout)
 
 
 def test_screens_on_websocket_and_on_long_polling_get_every_view_in_order(tmp_path):
