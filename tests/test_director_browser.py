@@ -32,10 +32,6 @@ def picture(frame_or_page: Any) -> dict[str, str]:
         board: document.getElementById('board').textContent })""")
 
 
-def monitor(console: Any, role: str) -> Any:
-    return console.frame_locator(f"[data-role='{role}']").locator("#board")
-
-
 def monitor_frame(console: Any, role: str) -> Any:
     """The console's monitor frame (`program` or `preview`), loaded. Asked of the page's element,
     not looked up in the frames Playwright last heard of: a lookup does not wait, and a frame
