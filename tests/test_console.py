@@ -331,7 +331,8 @@ def test_the_projector_link_opens_the_rooms_projector_in_its_own_lane(server, br
     projector.reload()
     projector.wait_for_selector("#conn[data-state='online']")
     assert lanes == [["stage"]], lanes
-    for url in (f"{server.url}/display/{show}", f"{server.url}/display/{show}?stage=x{key[1:]}"):
+    wrong = ("y" if key[0] == "x" else "x") + key[1:]  # never the key itself
+    for url in (f"{server.url}/display/{show}", f"{server.url}/display/{show}?stage={wrong}"):
         projector.goto(url)
         projector.wait_for_selector("#conn[data-state='online']")
         assert projector.locator("#display").get_attribute("data-stage") == ""
