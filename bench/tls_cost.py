@@ -9,8 +9,9 @@ plain HTTP beside them. Each request a POST of a prediction's size answered at o
     python bench/tls_cost.py                 # 2,000 requests each way
     python bench/tls_cost.py --requests 5000
 
-Uses Debian's nginx and deploy/tls/make-venue-cert for the RSA certificate, and openssl for an
-ECDSA P-256 one; the hall's ssl_ settings come from deploy/nginx/hall.conf."""
+Uses Debian's nginx, deploy/tls/make-venue-cert for the ECDSA P-256 certificate (what a venue
+gets), and openssl for an RSA 2048 one beside it; the hall's ssl_ settings come from
+deploy/nginx/hall.conf."""
 
 from __future__ import annotations
 
@@ -42,14 +43,13 @@ def hall_ssl_lines() -> str:
 
 
 def certificates(work: Path) -> dict[str, tuple[Path, Path]]:
-    rsa = work / "rsa"
-    subprocess.run([str(ROOT / "deploy" / "tls" / "make-venue-cert"), str(rsa), "venue.example"], check=True,
-                   capture_output=True)
     ec = work / "ec"
-    ec.mkdir()
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                    "-days", "2", "-subj", "/CN=venue.example", "-keyout", str(ec / "server.key"),
-                    "-out", str(ec / "server.crt")], check=True, capture_output=True)
+    subprocess.run([str(ROOT / "deploy" / "tls" / "make-venue-cert"), str(ec), "venue.example"], check=True,
+                   capture_output=True)
+    rsa = work / "rsa"
+    rsa.mkdir()
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=venue.example",
+                    "-keyout", str(rsa / "server.key"), "-out", str(rsa / "server.crt")], check=True, capture_output=True)
     return {"rsa": (rsa / "server.crt", rsa / "server.key"), "ecdsa": (ec / "server.crt", ec / "server.key")}
 
 
@@ -152,7 +152,7 @@ def main() -> int:
                   f"{' '.join(hall_ssl_lines().split()).rstrip(';') or 'none'}; {args.requests} requests each, one at a time")
             rows = [("plain HTTP, a new connection each", "plain", "new", None)]
             for name in certs:
-                ctx = ssl.create_default_context(cafile=str(certs[name][0] if name == "ecdsa" else
+                ctx = ssl.create_default_context(cafile=str(certs[name][0] if name == "rsa" else
                                                             certs[name][0].parent / "ca.crt"))
                 ctx.check_hostname = False
                 rows += [(f"TLS ({name}), a new connection each, full handshake", name, "full", ctx),
