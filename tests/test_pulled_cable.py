@@ -150,10 +150,17 @@ def test_a_page_refused_while_redis_is_away_connects_again_by_itself(tmp_path, b
         wait_until(lambda: "a connection waits for Redis" in log.read_text(errors="replace"), timeout=30,
                    what="the page's attempt refused as server/again")
         assert state(stage) != "online"
+        heard: list[str] = []  # what the page's sockets were sent from here on (for a failure's report)
+        stage.on("websocket", lambda ws: ws.on("framereceived", lambda frame: heard.append(str(frame)[:160])))
+        logged = len(log.read_text(errors="replace"))
         store.start()
         stage.wait_for_selector("#conn[data-state='online']", timeout=15_000)
         live.ok("move", show=show, table=table, seat=1, move={"type": "put_coin", "coin": 5}, sid=uuid.uuid4().hex)
-        stage.wait_for_selector(".sealed:text('1/2')")
+        try:
+            stage.wait_for_selector(".sealed:text('1/2')")
+        except Exception:  # seen once in CI (7f1bab7), never in loops: what the page and the server did
+            raise AssertionError(f"no 1/2 on the projector; its mark {state(stage)!r}; its sockets heard {heard}; "
+                                 f"the server logged: {log.read_text(errors='replace')[logged:][-3000:]}") from None
     finally:
         cable.close()
         live.stop()
