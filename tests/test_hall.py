@@ -28,7 +28,7 @@ import requests
 from referee.server.crowd import DEVICE_COOKIE
 from referee.server.devices import device_key, new_device
 
-from .live import LiveServer, free_port, wait_until
+from .live import LiveServer, free_port, wait_until, within_one_window
 from .test_attacks import deploy_conf, make_acl, start_redis
 from .test_backup import RedisProcess
 from .test_crowd_live import coin_show, play_to_a_held_opening
@@ -50,14 +50,6 @@ def https_session(base: Any) -> requests.Session:
     session.verify = str(base / "tls" / "ca.crt")
     session.trust_env = False
     return session
-
-
-def within_one_window(seconds: int, needed: float = 3.0) -> None:
-    """Wait, if need be, until a rate window of `seconds` (fixed, from the epoch, as the server
-    and nginx count them) has `needed` seconds left: a few sends then fall in one window."""
-    left = seconds - time.time() % seconds
-    if left < needed:
-        time.sleep(left + 0.05)
 
 
 def test_nginx_and_the_server_answer_every_prediction_alike(proxied):
