@@ -354,6 +354,7 @@ def test_rehearsal_bots_play_chosen_seats_and_the_log_marks_them(server, browser
     wait_until(lambda: view_of(server, show, table)["version"] >= 8, timeout=30, what="the bots to play")
     page.wait_for_selector(".log-table .bot-tag")
     server.ok("bots", show=show, table=table, seats=[])
+    time.sleep(0.5)  # a bot's step under way when the command came (it read the seats before) ends
     stopped = view_of(server, show, table)["version"]
     time.sleep(1.0)
     assert view_of(server, show, table)["version"] == stopped
