@@ -309,8 +309,9 @@ def wait_until(check: Any, timeout: float = 20, what: str = "condition") -> Any:
 
 
 def within_one_window(seconds: int, needed: float = 3.0) -> None:
-    """Wait, if need be, until a rate window of `seconds` (fixed, from the epoch, as the server
-    (limits.RateLimiter) and nginx count them) has `needed` seconds left: a few sends then fall in one window."""
+    """Wait, if need be, until a rate window of `seconds` (fixed, from the epoch, as the server's
+    limits.RateLimiter and nginx count them) has `needed` seconds left: a few sends then fall in
+    one window."""
     left = seconds - time.time() % seconds
     if left < needed:
         time.sleep(left + 0.05)
